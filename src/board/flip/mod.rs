@@ -1,0 +1,32 @@
+//! Flipped discs of a move: a portable ray kernel that is always compiled, and a BMI2 kernel
+//! (PEXT/PDEP line lookups) selected at compile time. Both are tested against each other and
+//! against the naive reference.
+
+mod portable;
+pub use portable::flips as flips_portable;
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+mod bmi2;
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+pub use bmi2::flips as flips_bmi2;
+
+/// Discs of `opponent` flipped when `player` plays on the empty square `sq`
+/// (0 when the move flips nothing, i.e. is illegal).
+#[inline(always)]
+pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        bmi2::flips(sq, player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        portable::flips(sq, player, opponent)
+    }
+}
+
+/// Name of the flip kernel selected at compile time.
+pub const KERNEL: &str = if cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) {
+    "bmi2"
+} else {
+    "portable"
+};

@@ -1,0 +1,115 @@
+//! Legal-move generation by directional shift fills: a portable kernel that is always compiled,
+//! and an AVX2 kernel (four directions per register) selected at compile time.
+
+/// Opponent discs that may be jumped over in a direction with a horizontal component
+/// (columns b-g: a run can never wrap from column h to column a).
+const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// Squares from which `player` can play against `opponent` (both disjoint), portable kernel.
+#[inline]
+pub fn legal_moves_portable(player: u64, opponent: u64) -> u64 {
+    let empty = !(player | opponent);
+    let inner = opponent & INNER_COLS;
+    let mut moves = fill_pair(player, inner, 1);
+    moves |= fill_pair(player, opponent, 8);
+    moves |= fill_pair(player, inner, 7);
+    moves |= fill_pair(player, inner, 9);
+    moves & empty
+}
+
+/// Both directions of one line orientation: runs of `jump` discs starting next to `player`,
+/// shifted once more onto the square beyond them.
+#[inline(always)]
+fn fill_pair(player: u64, jump: u64, shift: u32) -> u64 {
+    // Two single steps, then doubling steps over a pre-shifted mask (runs are at most 6 long).
+    let mut up = jump & (player << shift);
+    let mut down = jump & (player >> shift);
+    up |= jump & (up << shift);
+    down |= jump & (down >> shift);
+    let jump_up = jump & (jump << shift);
+    let jump_down = jump & (jump >> shift);
+    up |= jump_up & (up << (2 * shift));
+    down |= jump_down & (down >> (2 * shift));
+    up |= jump_up & (up << (2 * shift));
+    down |= jump_down & (down >> (2 * shift));
+    (up << shift) | (down >> shift)
+}
+
+/// Empty squares next to at least one opponent disc ("potential mobility"), portable.
+#[inline]
+pub fn potential_moves(player: u64, opponent: u64) -> u64 {
+    const NOT_COL_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const NOT_COL_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    // Sources that move one column east may not sit on column h, west ones not on column a.
+    let east = opponent & NOT_COL_H;
+    let west = opponent & NOT_COL_A;
+    let near = (east << 1)
+        | (west >> 1)
+        | (opponent << 8)
+        | (opponent >> 8)
+        | (west << 7)
+        | (east >> 7)
+        | (east << 9)
+        | (west >> 9);
+    near & !(player | opponent)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod avx2 {
+    use super::INNER_COLS;
+    use std::arch::x86_64::*;
+
+    /// AVX2 kernel: lanes hold the shifts 1, 8, 9 and 7; both directions of each run in parallel.
+    #[inline]
+    pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+        // SAFETY: this module is compiled only when the build enables AVX2 (cfg above), so every
+        // intrinsic below is available on the CPU the binary is built for; no memory is touched.
+        unsafe {
+            let p = _mm256_set1_epi64x(player as i64);
+            let masks =
+                _mm256_set_epi64x(INNER_COLS as i64, INNER_COLS as i64, -1, INNER_COLS as i64);
+            let o = _mm256_and_si256(_mm256_set1_epi64x(opponent as i64), masks);
+            let s1 = _mm256_set_epi64x(7, 9, 8, 1);
+            let s2 = _mm256_add_epi64(s1, s1);
+
+            let mut up = _mm256_and_si256(o, _mm256_sllv_epi64(p, s1));
+            let mut down = _mm256_and_si256(o, _mm256_srlv_epi64(p, s1));
+            up = _mm256_or_si256(up, _mm256_and_si256(o, _mm256_sllv_epi64(up, s1)));
+            down = _mm256_or_si256(down, _mm256_and_si256(o, _mm256_srlv_epi64(down, s1)));
+            let o_up = _mm256_and_si256(o, _mm256_sllv_epi64(o, s1));
+            let o_down = _mm256_and_si256(o, _mm256_srlv_epi64(o, s1));
+            up = _mm256_or_si256(up, _mm256_and_si256(o_up, _mm256_sllv_epi64(up, s2)));
+            down = _mm256_or_si256(down, _mm256_and_si256(o_down, _mm256_srlv_epi64(down, s2)));
+            up = _mm256_or_si256(up, _mm256_and_si256(o_up, _mm256_sllv_epi64(up, s2)));
+            down = _mm256_or_si256(down, _mm256_and_si256(o_down, _mm256_srlv_epi64(down, s2)));
+            let all = _mm256_or_si256(_mm256_sllv_epi64(up, s1), _mm256_srlv_epi64(down, s1));
+
+            let half = _mm_or_si128(
+                _mm256_castsi256_si128(all),
+                _mm256_extracti128_si256(all, 1),
+            );
+            let both = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+            (_mm_cvtsi128_si64(both) as u64) & !(player | opponent)
+        }
+    }
+}
+
+/// Squares from which `player` can play against `opponent`, using the fastest kernel built.
+#[inline(always)]
+pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        avx2::legal_moves(player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        legal_moves_portable(player, opponent)
+    }
+}
+
+/// Name of the move-generation kernel selected at compile time.
+pub const KERNEL: &str = if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+    "avx2"
+} else {
+    "portable"
+};

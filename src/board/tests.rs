@@ -1,0 +1,179 @@
+//! Board core tests: the fast kernels against the portable ones and the naive reference on
+//! random reachable positions, plus rules (passes, game end, scores) and the canonical key.
+
+use super::*;
+use crate::rng::Rng;
+
+/// Calls `f` on every position of `games` random games from the start (passes included).
+fn random_positions(seed: u64, games: usize, mut f: impl FnMut(&Board)) {
+    let mut rng = Rng::new(seed);
+    for _ in 0..games {
+        let mut b = Board::START;
+        loop {
+            f(&b);
+            let m = b.legal_moves();
+            if m == 0 {
+                if b.pass().legal_moves() == 0 {
+                    break;
+                }
+                b = b.pass();
+                continue;
+            }
+            let sq = Square::from_index(rng.pick_bit(m).trailing_zeros());
+            b = b.play(sq).expect("legal");
+        }
+    }
+}
+
+#[test]
+fn fast_kernels_match_portable_on_a_million_positions() {
+    let mut positions = 0;
+    random_positions(1, 17_500, |b| {
+        positions += 1;
+        let fast = b.legal_moves();
+        assert_eq!(fast, movegen::legal_moves_portable(b.player, b.opponent));
+        for sq in Squares(b.empties()) {
+            let i = sq.index();
+            let f = flip::flips(i, b.player, b.opponent);
+            assert_eq!(
+                f,
+                flip::flips_portable(i, b.player, b.opponent),
+                "{sq}\n{b}"
+            );
+            assert_eq!(f != 0, fast & sq.bit() != 0, "{sq}\n{b}");
+        }
+    });
+    assert!(positions >= 1_000_000, "only {positions} positions");
+}
+
+#[test]
+fn kernels_match_the_naive_reference() {
+    random_positions(2, 3000, |b| {
+        let reference_moves = reference::legal_moves(b.player, b.opponent);
+        assert_eq!(b.legal_moves(), reference_moves, "\n{b}");
+        assert_eq!(
+            movegen::legal_moves_portable(b.player, b.opponent),
+            reference_moves
+        );
+        for sq in Squares(b.empties()) {
+            let r = reference::flips(sq.index(), b.player, b.opponent);
+            assert_eq!(b.flips(sq), r, "{sq}\n{b}");
+            assert_eq!(flip::flips_portable(sq.index(), b.player, b.opponent), r);
+        }
+    });
+}
+
+#[test]
+fn kernels_match_reference_on_dense_random_boards() {
+    // Arbitrary (not necessarily reachable) boards stress edges and long runs.
+    let mut rng = Rng::new(3);
+    for _ in 0..200_000 {
+        let a = rng.next_u64();
+        let b = rng.next_u64() & rng.next_u64();
+        let (p, o) = (a & !b & rng.next_u64(), b & !a);
+        assert_eq!(movegen::legal_moves(p, o), reference::legal_moves(p, o));
+        assert_eq!(
+            movegen::legal_moves_portable(p, o),
+            reference::legal_moves(p, o)
+        );
+        for sq in Squares(!(p | o)) {
+            let r = reference::flips(sq.index(), p, o);
+            assert_eq!(flip::flips(sq.index(), p, o), r);
+            assert_eq!(flip::flips_portable(sq.index(), p, o), r);
+        }
+    }
+}
+
+#[test]
+fn potential_moves_are_empties_next_to_opponent() {
+    random_positions(4, 300, |b| {
+        let mut expect = 0;
+        for sq in Squares(b.empties()) {
+            let near = Square::all().any(|t| {
+                b.opponent & t.bit() != 0
+                    && (t.col() as i32 - sq.col() as i32).abs() <= 1
+                    && (t.row() as i32 - sq.row() as i32).abs() <= 1
+            });
+            if near {
+                expect |= sq.bit();
+            }
+        }
+        assert_eq!(movegen::potential_moves(b.player, b.opponent), expect);
+    });
+}
+
+#[test]
+fn start_position_rules() {
+    let b = Board::START;
+    let names: Vec<String> = Squares(b.legal_moves()).map(|s| s.to_string()).collect();
+    assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    let after = b.play("f5".parse().unwrap()).unwrap();
+    assert_eq!(after.player_count(), 1);
+    assert_eq!(after.opponent_count(), 4);
+    assert!(b.play("a1".parse().unwrap()).is_none());
+    assert!(b.play("d4".parse().unwrap()).is_none(), "occupied");
+    assert_eq!(b.apply(Move::Pass), Err(IllegalMove::PassNotAllowed));
+    assert!(!b.is_game_over());
+    assert_eq!(b.moves().len(), 4);
+}
+
+#[test]
+fn passes_and_game_end() {
+    // Player has a1 only, opponent b1, c1 empty... player to move: no move flanks; opponent can
+    // play nowhere either? Opponent at b1 flanked by a1/c1: opponent playing c1 flips nothing.
+    let full_player = Board::new(!0 ^ 1, 0);
+    assert!(full_player.is_game_over());
+    assert_eq!(full_player.final_score(), 64);
+    assert_eq!(full_player.pass().final_score(), -64);
+    // X on a1, O on b1, rest empty: X can play c1; O cannot move after... check must_pass.
+    let b = Board::new(1, 2);
+    assert_eq!(b.legal_moves(), 4);
+    let o_to_move = b.pass();
+    assert!(o_to_move.must_pass());
+    assert_eq!(o_to_move.apply(Move::Pass), Ok(b));
+    assert_eq!(o_to_move.moves(), vec![Move::Pass]);
+    let end = b.play(Square::from_index(2)).unwrap();
+    assert!(end.is_game_over());
+    assert_eq!(end.moves(), Vec::<Move>::new());
+    // Side to move (O) has 0 discs, X has 3: X wins 64-0 with empties.
+    assert_eq!(end.final_score(), -64);
+    // Draw: equal discs, empties shared.
+    assert_eq!(Board::new(0xFF, 0xFF00).final_score(), 0);
+    assert_eq!(Board::new(0xF, 0xFF00).final_score(), -(8 - 4 + 52));
+}
+
+#[test]
+fn canonical_is_minimal_and_symmetric() {
+    random_positions(5, 200, |b| {
+        let (c, s) = b.canonical();
+        assert_eq!(b.transform(s), c);
+        assert_eq!(c.transform(s.inverse()), *b);
+        for t in Symmetry::ALL {
+            let image = b.transform(t);
+            assert!(c <= image);
+            assert_eq!(
+                image.canonical().0,
+                c,
+                "canonical is the same for all images"
+            );
+            // Legal moves commute with symmetries.
+            assert_eq!(image.legal_moves(), t.apply(b.legal_moves()));
+        }
+    });
+}
+
+#[test]
+fn hash_distinguishes_colour_and_spreads() {
+    let b = Board::START;
+    assert_ne!(b.hash(), b.pass().hash());
+    let mut seen = std::collections::HashSet::new();
+    random_positions(6, 500, |b| {
+        seen.insert((b.hash(), *b));
+    });
+    let hashes: std::collections::HashSet<u64> = seen.iter().map(|x| x.0).collect();
+    assert_eq!(
+        hashes.len(),
+        seen.len(),
+        "no collision among distinct positions"
+    );
+}

@@ -1,0 +1,1 @@
+//! Game and position notations: OBF lines, board strings, move transcripts, GGF, WTHOR.

@@ -1,0 +1,9 @@
+//! Wedge, an Othello engine: board core, formats and tools (search, evaluation, book and the
+//! protocol front end are layered on top, each depending only downward).
+
+pub mod board;
+pub mod formats;
+pub mod rng;
+pub mod tools;
+
+pub use board::{Board, Move, Square, Symmetry};

@@ -1,0 +1,3 @@
+//! Command-line tools built on the library: perft and the benchmark workloads.
+
+pub mod perft;
