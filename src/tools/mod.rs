@@ -1,3 +1,4 @@
 //! Command-line tools built on the library: perft and the benchmark workloads.
 
+pub mod bench;
 pub mod perft;
