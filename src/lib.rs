@@ -7,3 +7,5 @@ pub mod rng;
 pub mod tools;
 
 pub use board::{Board, Move, Square, Symmetry};
+pub mod eval;
+pub mod search;

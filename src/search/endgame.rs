@@ -1,0 +1,283 @@
+//! The exact endgame solver above the last four empties: a shallow tier without table (parity
+//! order, no move generation) and a deep tier with the transposition table, fastest-first
+//! ordering and enhanced transposition cut-offs; null-window searches for all but the principal
+//! variation. Scores are exact final disc differences for the side to move.
+
+use super::context::Context;
+use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
+use super::midgame::END_SORT_SEARCH_MIN;
+use super::ordering::MoveList;
+use super::stability::stable_discs;
+use super::tt::NO_SELECTIVITY;
+use crate::board::flip::flips;
+use crate::board::movegen::legal_moves;
+use crate::board::Board;
+use crate::eval::Evaluator;
+
+/// At most this many empties: the shallow tier (no table, no move list).
+pub const SHALLOW_MAX: u32 = 7;
+/// At least this many empties: probe children in the table before searching (ETC).
+pub const ETC_MIN: u32 = 14;
+
+/// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
+/// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties).
+#[inline(always)]
+fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
+    if alpha >= 2 * n as i32 - 2 {
+        let cap = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+        if cap <= alpha {
+            return Some(cap);
+        }
+    }
+    None
+}
+
+impl<E: Evaluator> Context<'_, E> {
+    /// Null-window exact search around `alpha` with `n` empties: returns a fail-soft value `v`
+    /// (`v > alpha`: the exact score is at least `v`; otherwise at most `v`).
+    #[inline]
+    pub fn nws_end(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        if n > SHALLOW_MAX {
+            self.nws_end_deep(player, opponent, alpha, n)
+        } else if n > 4 {
+            self.nws_end_shallow(player, opponent, alpha, n)
+        } else {
+            self.solve_small(player, opponent, alpha, n)
+        }
+    }
+
+    #[inline(always)]
+    fn solve_small(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        let e = !(player | opponent);
+        match n {
+            4 => self.solve_4(player, opponent, alpha),
+            3 => {
+                let odd = odd_quadrants(e);
+                let mut sq = [0usize; 3];
+                let mut k = 0;
+                for part in [e & odd, e & !odd] {
+                    let mut m = part;
+                    while m != 0 {
+                        sq[k] = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        k += 1;
+                    }
+                }
+                self.solve_3(player, opponent, alpha, sq)
+            }
+            2 => {
+                let a = e.trailing_zeros() as usize;
+                let b = (e & (e - 1)).trailing_zeros() as usize;
+                self.solve_2(player, opponent, alpha, a, b)
+            }
+            1 => {
+                self.nodes += 1;
+                super::last_moves::solve_1(player, alpha, e.trailing_zeros() as usize)
+            }
+            _ => {
+                self.nodes += 1;
+                final_score(player, opponent)
+            }
+        }
+    }
+
+    /// 5 to `SHALLOW_MAX` empties: parity order over the empties, flips computed directly.
+    fn nws_end_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = stability_cut(player, opponent, alpha, n) {
+            return v;
+        }
+        let e = !(player | opponent);
+        let odd = odd_quadrants(e);
+        let mut best = i32::MIN;
+        for part in [e & odd, e & !odd] {
+            let mut m = part;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if NEIGHBOURS[sq] & opponent == 0 {
+                    continue;
+                }
+                let f = flips(sq, player, opponent);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.nws_end(opponent ^ f, player ^ f ^ (1 << sq), -alpha - 1, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best != i32::MIN {
+            return best;
+        }
+        if legal_moves(opponent, player) != 0 {
+            -self.nws_end_shallow(opponent, player, -alpha - 1, n)
+        } else {
+            final_score(player, opponent)
+        }
+    }
+
+    /// More than `SHALLOW_MAX` empties: table, move list, fastest-first, ETC.
+    fn nws_end_deep(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.should_stop() {
+            return alpha;
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            return if legal_moves(opponent, player) != 0 {
+                -self.nws_end_deep(opponent, player, -alpha - 1, n)
+            } else {
+                final_score(player, opponent)
+            };
+        }
+        let board = Board::new(player, opponent);
+        let hash = board.hash();
+        let mut tt_move = 64u8;
+        if let Some(d) = self.tt.probe(&board, hash) {
+            if d.is_usable(n as u8, NO_SELECTIVITY) {
+                if d.lower as i32 > alpha {
+                    return d.lower as i32;
+                }
+                if (d.upper as i32) <= alpha {
+                    return d.upper as i32;
+                }
+            }
+            tt_move = d.best;
+        }
+        if let Some(v) = stability_cut(player, opponent, alpha, n) {
+            return v;
+        }
+        let mut list = MoveList::new(player, opponent, moves);
+        if n >= ETC_MIN {
+            if let Some(v) = self.etc(player, opponent, alpha, n, &list) {
+                return v;
+            }
+        }
+        if n >= END_SORT_SEARCH_MIN {
+            self.score_by_search(player, opponent, &mut list, (n - END_SORT_SEARCH_MIN) / 3);
+            list.boost(tt_move);
+        } else {
+            let odd = odd_quadrants(!(player | opponent));
+            list.score_endgame(player, opponent, odd, tt_move);
+        }
+        let mut best = i32::MIN;
+        let mut best_sq = 64u8;
+        for i in 0..list.len() {
+            let c = list.pick(i);
+            let (np, no) = c.child(player, opponent);
+            let v = -self.nws_end(np, no, -alpha - 1, n - 1);
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        if !self.stopped {
+            self.tt.store(
+                &board,
+                hash,
+                n as u8,
+                NO_SELECTIVITY,
+                alpha,
+                alpha + 1,
+                best,
+                best_sq,
+            );
+        }
+        best
+    }
+
+    /// Enhanced transposition cut-off: a child already known (from the table) to be worth more
+    /// than `alpha` to us ends the search at once.
+    fn etc(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        n: u32,
+        list: &MoveList,
+    ) -> Option<i32> {
+        for c in list.as_slice() {
+            let (np, no) = c.child(player, opponent);
+            let child = Board::new(np, no);
+            if let Some(d) = self.tt.probe(&child, child.hash()) {
+                if d.is_usable(n as u8 - 1, NO_SELECTIVITY) && -(d.upper as i32) > alpha {
+                    return Some(-(d.upper as i32));
+                }
+            }
+        }
+        None
+    }
+
+    /// Exact score within (`alpha`, `beta`) with `n` empties (principal-variation search:
+    /// the first move with the full window, the others with a null window first).
+    pub fn pvs_end(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.should_stop() {
+            return alpha;
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            return if legal_moves(opponent, player) != 0 {
+                -self.pvs_end(opponent, player, -beta, -alpha, n)
+            } else {
+                final_score(player, opponent)
+            };
+        }
+        let board = Board::new(player, opponent);
+        let hash = board.hash();
+        let tt_move = self.tt.probe(&board, hash).map_or(64, |d| d.best);
+        let mut list = MoveList::new(player, opponent, moves);
+        list.score_endgame(
+            player,
+            opponent,
+            odd_quadrants(!(player | opponent)),
+            tt_move,
+        );
+        let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
+        for i in 0..list.len() {
+            let c = list.pick(i);
+            let (np, no) = c.child(player, opponent);
+            let v = if i == 0 {
+                -self.pvs_end(np, no, -beta, -a, n - 1)
+            } else {
+                let v = -self.nws_end(np, no, -a - 1, n - 1);
+                if v > a && v < beta {
+                    -self.pvs_end(np, no, -beta, -v, n - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > a {
+                    a = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.stopped {
+            self.tt.store(
+                &board,
+                hash,
+                n as u8,
+                NO_SELECTIVITY,
+                alpha,
+                beta,
+                best,
+                best_sq,
+            );
+        }
+        best
+    }
+}

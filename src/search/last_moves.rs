@@ -1,0 +1,237 @@
+//! Exact solving of the last 1 to 4 empties: no move generation (a square is tried only when it
+//! touches an opponent disc), quadrant-parity order, and the final empty scored by counting the
+//! flips without making the move. All are null-window (fail-soft) searches around `alpha`.
+
+use super::context::Context;
+use crate::board::flip::flips;
+use crate::eval::Evaluator;
+
+/// Squares adjacent to each square.
+pub static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Quadrant (0..4) of each square: a1-d4, e1-h4, a5-d8, e5-h8.
+#[inline(always)]
+pub const fn quadrant(sq: usize) -> usize {
+    ((sq >> 2) & 1) | ((sq >> 4) & 2)
+}
+
+pub const QUADRANT_MASKS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Union of the quadrants holding an odd number of empties.
+#[inline(always)]
+pub fn odd_quadrants(empties: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANT_MASKS {
+        if (empties & q).count_ones() & 1 != 0 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// Final score with `empties` empty squares left, all given to the winner.
+#[inline(always)]
+pub fn final_score(player: u64, opponent: u64) -> i32 {
+    let p = player.count_ones() as i32;
+    let o = opponent.count_ones() as i32;
+    let e = 64 - p - o;
+    let d = p - o;
+    if d > 0 {
+        d + e
+    } else if d < 0 {
+        d - e
+    } else {
+        0
+    }
+}
+
+/// Flips of `player` on `sq`, skipping the flip kernel when no opponent disc is adjacent.
+#[inline(always)]
+fn flips_near(sq: usize, player: u64, opponent: u64) -> u64 {
+    if NEIGHBOURS[sq] & opponent != 0 {
+        flips(sq, player, opponent)
+    } else {
+        0
+    }
+}
+
+/// Exact score with one empty `sq` (the other 63 squares are full).
+#[inline(always)]
+pub fn solve_1(player: u64, alpha: i32, sq: usize) -> i32 {
+    let opponent = !player & !(1u64 << sq);
+    // Disc difference before the last move, minus one: 2p - 64.
+    let base = 2 * player.count_ones() as i32 - 64;
+    let n = flips_near(sq, player, opponent).count_ones() as i32;
+    if n > 0 {
+        return base + 2 + 2 * n;
+    }
+    // Without our move the score is at most `base` (when base < 0): if that already fails
+    // low, the opponent's flips do not matter (fail-soft upper bound).
+    if base <= alpha && base < 0 {
+        return base;
+    }
+    let m = flips_near(sq, opponent, player).count_ones() as i32;
+    if m > 0 {
+        base - 2 * m
+    } else if base + 1 > 0 {
+        base + 2
+    } else {
+        base
+    }
+}
+
+impl<E: Evaluator> Context<'_, E> {
+    /// Two empties `a`, `b`; null window around `alpha`.
+    #[inline(always)]
+    pub fn solve_2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.moves_2(player, opponent, alpha, a, b) {
+            return v;
+        }
+        if let Some(v) = self.moves_2(opponent, player, -alpha - 1, a, b) {
+            return -v;
+        }
+        final_score(player, opponent)
+    }
+
+    #[inline(always)]
+    fn moves_2(&mut self, p: u64, o: u64, alpha: i32, a: usize, b: usize) -> Option<i32> {
+        let mut best = i32::MIN;
+        let f = flips_near(a, p, o);
+        if f != 0 {
+            self.nodes += 1;
+            best = -solve_1(o ^ f, -alpha - 1, b);
+            if best > alpha {
+                return Some(best);
+            }
+        }
+        let f = flips_near(b, p, o);
+        if f != 0 {
+            self.nodes += 1;
+            best = best.max(-solve_1(o ^ f, -alpha - 1, a));
+        }
+        (best != i32::MIN).then_some(best)
+    }
+
+    /// Three empties in `sq` (already in parity order); null window around `alpha`.
+    pub fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, sq: [usize; 3]) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.moves_3(player, opponent, alpha, sq) {
+            return v;
+        }
+        if let Some(v) = self.moves_3(opponent, player, -alpha - 1, sq) {
+            return -v;
+        }
+        final_score(player, opponent)
+    }
+
+    #[inline(always)]
+    fn moves_3(&mut self, p: u64, o: u64, alpha: i32, sq: [usize; 3]) -> Option<i32> {
+        let mut best = i32::MIN;
+        for i in 0..3 {
+            let s = sq[i];
+            let f = flips_near(s, p, o);
+            if f != 0 {
+                let (x, y) = match i {
+                    0 => (sq[1], sq[2]),
+                    1 => (sq[0], sq[2]),
+                    _ => (sq[0], sq[1]),
+                };
+                let v = -self.solve_2(o ^ f, p ^ f ^ (1 << s), -alpha - 1, x, y);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        (best != i32::MIN).then_some(best)
+    }
+
+    /// Four empties; null window around `alpha`.
+    pub fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
+        self.nodes += 1;
+        let sq = parity_order_4(!(player | opponent));
+        if let Some(v) = self.moves_4(player, opponent, alpha, sq) {
+            return v;
+        }
+        if let Some(v) = self.moves_4(opponent, player, -alpha - 1, sq) {
+            return -v;
+        }
+        final_score(player, opponent)
+    }
+
+    #[inline(always)]
+    fn moves_4(&mut self, p: u64, o: u64, alpha: i32, sq: [usize; 4]) -> Option<i32> {
+        let mut best = i32::MIN;
+        for i in 0..4 {
+            let s = sq[i];
+            let f = flips_near(s, p, o);
+            if f != 0 {
+                let rest = match i {
+                    0 => [sq[1], sq[2], sq[3]],
+                    1 => [sq[0], sq[2], sq[3]],
+                    2 => [sq[0], sq[1], sq[3]],
+                    _ => [sq[0], sq[1], sq[2]],
+                };
+                let v = -self.solve_3(o ^ f, p ^ f ^ (1 << s), -alpha - 1, rest);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        (best != i32::MIN).then_some(best)
+    }
+}
+
+/// The four empties, those alone (or three) in their quadrant first.
+#[inline(always)]
+fn parity_order_4(empties: u64) -> [usize; 4] {
+    let odd = odd_quadrants(empties);
+    let mut out = [0usize; 4];
+    let mut n = 0;
+    let mut e = empties & odd;
+    while e != 0 {
+        out[n] = e.trailing_zeros() as usize;
+        e &= e - 1;
+        n += 1;
+    }
+    let mut e = empties & !odd;
+    while e != 0 && n < 4 {
+        out[n] = e.trailing_zeros() as usize;
+        e &= e - 1;
+        n += 1;
+    }
+    out
+}

@@ -1,0 +1,254 @@
+//! Midgame principal-variation search to a fixed depth: table, ordering by shallow searches,
+//! null-window searches for all but the first move; hands over to the exact endgame solver
+//! when the depth reaches the end of the game.
+
+use super::context::Context;
+use super::endgame::SHALLOW_MAX;
+use super::last_moves::final_score;
+use super::ordering::{MoveList, CORNERS};
+use super::tt::NO_SELECTIVITY;
+use crate::board::movegen::legal_moves;
+use crate::board::Board;
+use crate::eval::Evaluator;
+
+/// Below this depth nodes skip the table and order moves by mobility only.
+pub const TT_MIN_DEPTH: u32 = 3;
+/// From this depth on, moves are ordered by shallow searches of the children.
+pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
+
+impl<E: Evaluator> Context<'_, E> {
+    /// Static evaluation, counted as a node.
+    #[inline(always)]
+    pub fn evaluate(&mut self, player: u64, opponent: u64) -> i32 {
+        self.nodes += 1;
+        self.eval.evaluate(&Board::new(player, opponent))
+    }
+
+    /// Depth-limited search within (`alpha`, `beta`), fail-soft. `depth` counts plies; a
+    /// depth reaching the last empty solves exactly.
+    pub fn pvs_mid(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        if depth >= n {
+            return self.pvs_end(player, opponent, alpha, beta, n);
+        }
+        if depth == 0 {
+            return self.evaluate(player, opponent);
+        }
+        self.nodes += 1;
+        if self.should_stop() {
+            return alpha;
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            return if legal_moves(opponent, player) != 0 {
+                -self.pvs_mid(opponent, player, -beta, -alpha, depth)
+            } else {
+                final_score(player, opponent)
+            };
+        }
+        let board = Board::new(player, opponent);
+        let hash = board.hash();
+        let tt_move = self.tt.probe(&board, hash).map_or(64, |d| d.best);
+        let mut list = MoveList::new(player, opponent, moves);
+        self.order_mid(player, opponent, &mut list, tt_move, depth);
+        let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
+        for i in 0..list.len() {
+            let c = list.pick(i);
+            let (np, no) = c.child(player, opponent);
+            let v = if i == 0 {
+                -self.pvs_mid(np, no, -beta, -a, depth - 1)
+            } else {
+                let v = -self.nws_mid(np, no, -a - 1, depth - 1);
+                if v > a && v < beta {
+                    -self.pvs_mid(np, no, -beta, -v, depth - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > a {
+                    a = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.stopped {
+            self.tt.store(
+                &board,
+                hash,
+                depth as u8,
+                NO_SELECTIVITY,
+                alpha,
+                beta,
+                best,
+                best_sq,
+            );
+        }
+        best
+    }
+
+    /// Depth-limited null-window search around `alpha`, fail-soft.
+    pub fn nws_mid(&mut self, player: u64, opponent: u64, alpha: i32, depth: u32) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        if depth >= n {
+            return self.nws_end(player, opponent, alpha, n);
+        }
+        if depth == 0 {
+            return self.evaluate(player, opponent);
+        }
+        self.nodes += 1;
+        if self.should_stop() {
+            return alpha;
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            return if legal_moves(opponent, player) != 0 {
+                -self.nws_mid(opponent, player, -alpha - 1, depth)
+            } else {
+                final_score(player, opponent)
+            };
+        }
+        if depth < TT_MIN_DEPTH {
+            return self.nws_mid_shallow(player, opponent, alpha, depth, moves);
+        }
+        let board = Board::new(player, opponent);
+        let hash = board.hash();
+        let mut tt_move = 64u8;
+        if let Some(d) = self.tt.probe(&board, hash) {
+            if d.is_usable(depth as u8, NO_SELECTIVITY) {
+                if d.lower as i32 > alpha {
+                    return d.lower as i32;
+                }
+                if (d.upper as i32) <= alpha {
+                    return d.upper as i32;
+                }
+            }
+            tt_move = d.best;
+        }
+        let mut list = MoveList::new(player, opponent, moves);
+        self.order_mid(player, opponent, &mut list, tt_move, depth);
+        let (mut best, mut best_sq) = (i32::MIN, 64u8);
+        for i in 0..list.len() {
+            let c = list.pick(i);
+            let (np, no) = c.child(player, opponent);
+            let v = -self.nws_mid(np, no, -alpha - 1, depth - 1);
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        if !self.stopped {
+            self.tt.store(
+                &board,
+                hash,
+                depth as u8,
+                NO_SELECTIVITY,
+                alpha,
+                alpha + 1,
+                best,
+                best_sq,
+            );
+        }
+        best
+    }
+
+    /// Shallow null-window search (depth 1-2): no table, mobility order.
+    fn nws_mid_shallow(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        depth: u32,
+        moves: u64,
+    ) -> i32 {
+        let mut list = MoveList::new(player, opponent, moves);
+        if depth > 1 {
+            list.score_mobility(player, opponent);
+        }
+        let mut best = i32::MIN;
+        for i in 0..list.len() {
+            let c = if depth > 1 {
+                list.pick(i)
+            } else {
+                list.as_slice()[i]
+            };
+            let (np, no) = c.child(player, opponent);
+            let v = -self.nws_mid(np, no, -alpha - 1, depth - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Scores the moves of a midgame node: the table move first, then by shallow searches of
+    /// the children at larger depths, by mobility otherwise.
+    pub fn order_mid(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &mut MoveList,
+        tt_move: u8,
+        depth: u32,
+    ) {
+        if depth >= SORT_SEARCH_MIN_DEPTH {
+            let sort_depth = sort_depth_for(depth);
+            self.score_by_search(player, opponent, list, sort_depth);
+        } else {
+            list.score_mobility(player, opponent);
+        }
+        list.boost(tt_move);
+    }
+
+    /// Orders by the value of a `sort_depth` search of each child, mobility as tie-break.
+    pub fn score_by_search(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &mut MoveList,
+        sort_depth: u32,
+    ) {
+        for c in list.as_mut_slice() {
+            let (np, no) = c.child(player, opponent);
+            if np == 0 {
+                c.score = 1 << 29; // wipe-out
+                continue;
+            }
+            let replies = legal_moves(np, no);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let value = -self.pvs_mid(np, no, -64, 64, sort_depth);
+            c.score = value * 256 - mobility * 16;
+        }
+    }
+}
+
+/// Depth of the ordering searches at a node of depth `depth`.
+#[inline(always)]
+pub fn sort_depth_for(depth: u32) -> u32 {
+    match depth {
+        0..=5 => 0,
+        6..=8 => 1,
+        9..=12 => 2,
+        _ => 3,
+    }
+}
+
+/// Empties from which endgame nodes order their moves by shallow searches.
+pub const END_SORT_SEARCH_MIN: u32 = SHALLOW_MAX + 11;

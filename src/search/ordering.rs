@@ -1,0 +1,153 @@
+//! Move lists on the stack (no allocation in the search loop) and their ordering scores:
+//! transposition-table move, wipe-outs, fastest-first (opponent mobility, corners weighted),
+//! potential mobility, quadrant parity and square classes.
+
+use crate::board::flip::flips;
+use crate::board::movegen::{legal_moves, potential_moves};
+
+/// More than the largest number of legal moves in any Othello position (33).
+pub const MAX_MOVES: usize = 36;
+
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// One candidate move with its flips and ordering score.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Candidate {
+    pub sq: u8,
+    pub flips: u64,
+    pub score: i32,
+}
+
+impl Candidate {
+    #[inline(always)]
+    pub fn bit(&self) -> u64 {
+        1u64 << self.sq
+    }
+
+    /// The child position (opponent to move) as (player, opponent).
+    #[inline(always)]
+    pub fn child(&self, player: u64, opponent: u64) -> (u64, u64) {
+        (opponent ^ self.flips, player ^ self.flips ^ self.bit())
+    }
+}
+
+/// The legal moves of a position with their flips, in the order they will be searched.
+pub struct MoveList {
+    items: [Candidate; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// All legal moves in `moves` (a legal-move bitboard) with their flips, unscored.
+    #[inline]
+    pub fn new(player: u64, opponent: u64, moves: u64) -> MoveList {
+        let mut items = [Candidate::default(); MAX_MOVES];
+        let mut len = 0;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            items[len] = Candidate {
+                sq: sq as u8,
+                flips: flips(sq, player, opponent),
+                score: 0,
+            };
+            len += 1;
+        }
+        MoveList { items, len }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Candidate] {
+        &mut self.items[..self.len]
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Candidate] {
+        &self.items[..self.len]
+    }
+
+    /// Moves the best-scored candidate among `i..` to position `i` and returns it
+    /// (selection sort step: cheap when a cut-off comes early).
+    #[inline(always)]
+    pub fn pick(&mut self, i: usize) -> Candidate {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.items[j].score > self.items[best].score {
+                best = j;
+            }
+        }
+        self.items.swap(i, best);
+        self.items[i]
+    }
+
+    /// Fastest-first scores for the endgame: few replies for the opponent (corners counted
+    /// twice), few potential replies, odd quadrants first; the table move before all.
+    #[inline]
+    pub fn score_endgame(&mut self, player: u64, opponent: u64, odd: u64, tt_move: u8) {
+        for c in self.as_mut_slice() {
+            if c.sq == tt_move {
+                c.score = 1 << 30;
+                continue;
+            }
+            let (np, no) = c.child(player, opponent);
+            let replies = legal_moves(np, no);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let potential = potential_moves(np, no).count_ones() as i32;
+            let parity = (odd & c.bit() != 0) as i32;
+            c.score = -mobility * 64 - potential * 8 + parity * 16 + SQUARE_BONUS[c.sq as usize];
+        }
+    }
+}
+
+impl MoveList {
+    /// Puts the table move (if any) first.
+    #[inline]
+    pub fn boost(&mut self, tt_move: u8) {
+        for c in self.as_mut_slice() {
+            if c.sq == tt_move {
+                c.score = 1 << 30;
+            }
+        }
+    }
+
+    /// Opponent mobility after the move (corners twice) and square classes.
+    #[inline]
+    pub fn score_mobility(&mut self, player: u64, opponent: u64) {
+        for c in self.as_mut_slice() {
+            let (np, no) = c.child(player, opponent);
+            let replies = legal_moves(np, no);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            c.score = -mobility * 64 + SQUARE_BONUS[c.sq as usize];
+        }
+    }
+}
+
+/// Small static preference per square: corners good, X- and C-squares bad.
+pub static SQUARE_BONUS: [i32; 64] = {
+    const ROW: [[i32; 8]; 4] = [
+        [18, -4, 4, 2, 2, 4, -4, 18],
+        [-4, -12, 0, 0, 0, 0, -12, -4],
+        [4, 0, 2, 1, 1, 2, 0, 4],
+        [2, 0, 1, 0, 0, 1, 0, 2],
+    ];
+    let mut t = [0i32; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        let r = if r < 4 { r } else { 7 - r };
+        t[sq] = ROW[r][c];
+        sq += 1;
+    }
+    t
+};

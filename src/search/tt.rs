@@ -1,0 +1,274 @@
+//! The transposition table: shared by all search threads, lock-free (each entry is three atomic
+//! words whose board words are XOR-ed with the data word, so a torn write never verifies), full
+//! board verification (no false hits), 2-entry buckets in one cache line, depth-preferred
+//! replacement with aging.
+
+use crate::board::Board;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Selectivity level of a search without forward pruning.
+pub const NO_SELECTIVITY: u8 = 0;
+
+/// What a search stored for a position: the score lies in `lower..=upper` (discs, side to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    pub lower: i8,
+    pub upper: i8,
+    /// Best move square (0..64), or 64 when none.
+    pub best: u8,
+    /// Remaining depth searched; at least the number of empties means solved to the end.
+    pub depth: u8,
+    /// Multi-ProbCut level (0 = none, higher = more pruning; see `search::probcut`).
+    pub selectivity: u8,
+    /// Search generation that wrote it.
+    pub age: u8,
+}
+
+impl TtData {
+    fn pack(self) -> u64 {
+        (self.lower as u8 as u64)
+            | (self.upper as u8 as u64) << 8
+            | (self.best as u64) << 16
+            | (self.depth as u64) << 24
+            | (self.selectivity as u64) << 32
+            | (self.age as u64) << 40
+            | 1 << 48 // non-zero marker: an all-zero word is an empty slot
+    }
+
+    fn unpack(w: u64) -> TtData {
+        TtData {
+            lower: w as u8 as i8,
+            upper: (w >> 8) as u8 as i8,
+            best: (w >> 16) as u8,
+            depth: (w >> 24) as u8,
+            selectivity: (w >> 32) as u8,
+            age: (w >> 40) as u8,
+        }
+    }
+
+    /// True when this entry was searched at least as deep and as precisely as asked.
+    #[inline]
+    pub fn is_usable(&self, depth: u8, selectivity: u8) -> bool {
+        self.depth >= depth && self.selectivity <= selectivity
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+    _pad: u64,
+}
+
+/// Two slots: 64 bytes, one cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; 2]);
+
+/// The shared table. Sized in MB at creation; `clear` empties it, `new_search` ages it.
+pub struct TranspositionTable {
+    buckets: Box<[Bucket]>,
+    mask: usize,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MB (rounded down to a power of two buckets, at least 1024).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1) * 1024 * 1024;
+        let mut n = 1024usize;
+        while n * 2 * std::mem::size_of::<Bucket>() <= bytes {
+            n *= 2;
+        }
+        let buckets: Box<[Bucket]> = (0..n).map(|_| Bucket::default()).collect();
+        TranspositionTable {
+            buckets,
+            mask: n - 1,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Starts a new search generation: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
+    }
+
+    pub fn age(&self) -> u8 {
+        self.age.load(Relaxed)
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for b in self.buckets.iter() {
+            for s in &b.0 {
+                s.data.store(0, Relaxed);
+                s.player.store(0, Relaxed);
+                s.opponent.store(0, Relaxed);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, hash: u64) -> &Bucket {
+        &self.buckets[(hash as usize) & self.mask]
+    }
+
+    /// The stored data for `board`, if any.
+    #[inline]
+    pub fn probe(&self, board: &Board, hash: u64) -> Option<TtData> {
+        for s in &self.bucket(hash).0 {
+            let d = s.data.load(Relaxed);
+            if d != 0
+                && s.player.load(Relaxed) ^ d == board.player
+                && s.opponent.load(Relaxed) ^ d == board.opponent
+            {
+                return Some(TtData::unpack(d));
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `board`: `score` from a search of window (`alpha`, `beta`).
+    /// Merges with an entry of the same board, depth and selectivity, replaces otherwise.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        board: &Board,
+        hash: u64,
+        depth: u8,
+        selectivity: u8,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+    ) {
+        let (mut lower, mut upper) = if score <= alpha {
+            (-64, score)
+        } else if score >= beta {
+            (score, 64)
+        } else {
+            (score, score)
+        };
+        let age = self.age();
+        let bucket = self.bucket(hash);
+        // Same position already here: tighten the bounds when the search was equivalent.
+        let mut victim = 0;
+        let mut victim_rank = u32::MAX;
+        for (i, s) in bucket.0.iter().enumerate() {
+            let d = s.data.load(Relaxed);
+            if d != 0
+                && s.player.load(Relaxed) ^ d == board.player
+                && s.opponent.load(Relaxed) ^ d == board.opponent
+            {
+                let old = TtData::unpack(d);
+                let mut best = best;
+                if old.depth == depth && old.selectivity == selectivity {
+                    lower = lower.max(old.lower as i32);
+                    upper = upper.min(old.upper as i32);
+                    if lower > upper {
+                        // Inconsistent (selective searches can disagree): keep the new result.
+                        (lower, upper) = if score <= alpha {
+                            (-64, score)
+                        } else if score >= beta {
+                            (score, 64)
+                        } else {
+                            (score, score)
+                        };
+                    }
+                } else if old.depth > depth || (old.depth == depth && old.selectivity < selectivity)
+                {
+                    // The old entry is more valuable; refresh its age only.
+                    if old.age != age {
+                        let refreshed = TtData { age, ..old }.pack();
+                        write(s, board, refreshed);
+                    }
+                    return;
+                }
+                if best == 64 {
+                    best = old.best;
+                }
+                let data = TtData {
+                    lower: lower as i8,
+                    upper: upper as i8,
+                    best,
+                    depth,
+                    selectivity,
+                    age,
+                };
+                write(s, board, data.pack());
+                return;
+            }
+            // Replacement rank: empty first, then stale generations, then shallowest.
+            let rank = if d == 0 {
+                0
+            } else {
+                let old = TtData::unpack(d);
+                let fresh = (old.age == age) as u32;
+                1 + (fresh << 9) + old.depth as u32
+            };
+            if rank < victim_rank {
+                victim_rank = rank;
+                victim = i;
+            }
+        }
+        let data = TtData {
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            depth,
+            selectivity,
+            age,
+        };
+        write(&bucket.0[victim], board, data.pack());
+    }
+}
+
+#[inline(always)]
+fn write(s: &Slot, board: &Board, data: u64) {
+    s.player.store(board.player ^ data, Relaxed);
+    s.opponent.store(board.opponent ^ data, Relaxed);
+    s.data.store(data, Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_probe_and_merge() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::START;
+        let h = b.hash();
+        assert!(tt.probe(&b, h).is_none());
+        tt.store(&b, h, 5, 0, -10, 10, 3, 19);
+        let d = tt.probe(&b, h).unwrap();
+        assert_eq!((d.lower, d.upper, d.best, d.depth), (3, 3, 19, 5));
+        // A fail-high at the same depth tightens the lower bound only where consistent.
+        tt.store(&b, h, 6, 0, 0, 1, 4, 64);
+        let d = tt.probe(&b, h).unwrap();
+        assert_eq!((d.lower, d.upper, d.best, d.depth), (4, 64, 19, 6));
+        tt.store(&b, h, 6, 0, 7, 8, 7, 64);
+        let d = tt.probe(&b, h).unwrap();
+        assert_eq!((d.lower, d.upper), (4, 7));
+        // A shallower result does not overwrite a deeper one.
+        tt.store(&b, h, 2, 0, -64, 64, -20, 3);
+        assert_eq!(tt.probe(&b, h).unwrap().depth, 6);
+        // The colour-swapped board is a different position.
+        assert!(tt.probe(&b.pass(), b.pass().hash()).is_none());
+        tt.clear();
+        assert!(tt.probe(&b, h).is_none());
+    }
+
+    #[test]
+    fn bucket_is_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert!(TranspositionTable::new(16).size_bytes() <= 16 << 20);
+    }
+}
