@@ -72,7 +72,10 @@ fn run_perft(depth: u32, rule: perft::PassRule, only: bool) {
         wedge::board::movegen::KERNEL,
         wedge::board::flip::KERNEL
     );
-    println!("{:>5} {:>20} {:>10} {:>14}", "depth", "leaves", "seconds", "leaves/s");
+    println!(
+        "{:>5} {:>20} {:>10} {:>14}",
+        "depth", "leaves", "seconds", "leaves/s"
+    );
     let first = if only { depth } else { 1 };
     for d in first..=depth {
         let start = Instant::now();
@@ -89,7 +92,10 @@ fn run_perft(depth: u32, rule: perft::PassRule, only: bool) {
 }
 
 fn run_bench() {
-    println!("{:<32} {:>14} {:>10} {:>14}", "workload", "nodes", "seconds", "nodes/s");
+    println!(
+        "{:<32} {:>14} {:>10} {:>14}",
+        "workload", "nodes", "seconds", "nodes/s"
+    );
     let mut total_nodes = 0;
     let mut total_secs = 0.0;
     for r in bench::run_all() {

@@ -1,23 +1,99 @@
-//! The search: midgame principal-variation search, the exact endgame solver, the shared
-//! transposition table, move ordering. It depends on the board and the `Evaluator` interface
-//! only, never on who asked.
+//! The search: midgame principal-variation search with iterative deepening and aspiration, the
+//! exact endgame solver, the shared transposition table, move ordering, time limits and
+//! several threads. It depends on the board and the `Evaluator` interface only, never on who
+//! asked.
 
 pub mod context;
 pub mod endgame;
 pub mod last_moves;
+pub mod limits;
 pub mod midgame;
 pub mod ordering;
+pub mod root;
 pub mod stability;
 pub mod tt;
 
-use crate::board::{Board, Move, Square};
+pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
+pub use root::Report;
+
+use crate::board::{Board, Move};
 use crate::eval::Evaluator;
 use context::Context;
-use ordering::MoveList;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 use tt::TranspositionTable;
 
-/// Result of a root search.
+/// A search engine: the shared table, the evaluation and the thread count. One search runs at
+/// a time; `stop` (shared with whoever asked) ends it early.
+pub struct Searcher<E: Evaluator> {
+    tt: Arc<TranspositionTable>,
+    eval: Arc<E>,
+    threads: usize,
+}
+
+impl<E: Evaluator> Searcher<E> {
+    pub fn new(eval: Arc<E>, hash_mb: usize, threads: usize) -> Self {
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            eval,
+            threads: threads.max(1),
+        }
+    }
+
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forgets everything learnt (a new game, or a reproducible measurement).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Searches `board` as `limits` asks, calling `report` after each completed iteration of
+    /// the main thread; returns the final report with the nodes of all threads.
+    pub fn search(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report),
+    ) -> Report {
+        let start = Instant::now();
+        let deadline = Deadline::plan(limits.time, board.empty_count(), start);
+        self.tt.new_search();
+        let helpers_stop = AtomicBool::new(false);
+        let helper_nodes = std::sync::atomic::AtomicU64::new(0);
+        let mut result = std::thread::scope(|scope| {
+            for _ in 1..self.threads {
+                scope.spawn(|| {
+                    // Helpers stop when the main thread is done (it also obeys `stop`).
+                    let mut ctx = Context::new(&self.tt, &*self.eval, &helpers_stop)
+                        .with_deadline(deadline.hard);
+                    let _ =
+                        root::iterate(&mut ctx, board, limits, deadline.soft, start, &mut |_| {});
+                    helper_nodes.fetch_add(ctx.nodes, Ordering::Relaxed);
+                });
+            }
+            let mut ctx = Context::new(&self.tt, &*self.eval, stop).with_deadline(deadline.hard);
+            let r = root::iterate(&mut ctx, board, limits, deadline.soft, start, report);
+            helpers_stop.store(true, Ordering::Relaxed);
+            r
+        });
+        result.nodes += helper_nodes.load(Ordering::Relaxed);
+        result
+    }
+}
+
+/// Result of a root solve (see [`solve_root`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootResult {
     pub best: Move,
@@ -27,7 +103,7 @@ pub struct RootResult {
 }
 
 /// Solves `board` exactly within (`alpha`, `beta`): `(-64, 64)` for the exact score,
-/// `(-1, 1)` for win/loss/draw.
+/// `(-1, 1)` for win/loss/draw. One thread, the caller's table.
 pub fn solve_root<E: Evaluator>(
     board: &Board,
     alpha: i32,
@@ -37,62 +113,22 @@ pub fn solve_root<E: Evaluator>(
     stop: &AtomicBool,
 ) -> RootResult {
     let mut ctx = Context::new(tt, eval, stop);
-    let n = board.empty_count();
-    let (p, o) = (board.player, board.opponent);
-    let moves = board.legal_moves();
-    if moves == 0 {
-        let score = if board.is_game_over() {
-            board.final_score()
-        } else {
-            -ctx.pvs_end(o, p, -beta, -alpha, n)
-        };
-        return RootResult {
-            best: Move::Pass,
-            score,
-            nodes: ctx.nodes,
-        };
-    }
-    // Iterative deepening with the midgame search fills the table with good best moves.
-    let presearch = std::env::var("PRE")
-        .ok()
-        .and_then(|s| s.parse::<u32>().ok())
-        .unwrap_or(12);
-    let mut guess = 0;
-    for d in 1..n.saturating_sub(presearch) {
-        guess = ctx.pvs_mid(p, o, -64, 64, d);
-    }
-    let _ = guess;
-    let mut list = MoveList::new(p, o, moves);
-    let tt_move = tt.probe(board, board.hash()).map_or(64, |d| d.best);
-    list.score_endgame(p, o, last_moves::odd_quadrants(board.empties()), tt_move);
-    let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
-    for i in 0..list.len() {
-        let c = list.pick(i);
-        let (np, no) = c.child(p, o);
-        let v = if i == 0 {
-            -ctx.pvs_end(np, no, -beta, -a, n - 1)
-        } else {
-            let v = -ctx.nws_end(np, no, -a - 1, n - 1);
-            if v > a && v < beta {
-                -ctx.pvs_end(np, no, -beta, -v, n - 1)
-            } else {
-                v
-            }
-        };
-        if v > best {
-            best = v;
-            best_sq = c.sq;
-            if v > a {
-                a = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-    }
+    let mode = if alpha >= -1 && beta <= 1 {
+        SolveMode::WinLossDraw
+    } else {
+        SolveMode::Exact
+    };
+    let r = root::iterate(
+        &mut ctx,
+        board,
+        &Limits::solve(mode),
+        None,
+        Instant::now(),
+        &mut |_| {},
+    );
     RootResult {
-        best: Move::Play(Square::from_index(best_sq as u32)),
-        score: best,
-        nodes: ctx.nodes,
+        best: r.best,
+        score: r.score,
+        nodes: r.nodes,
     }
 }

@@ -1,0 +1,301 @@
+//! The root: iterative deepening with aspiration windows over the root moves, the final exact
+//! or win/loss/draw solve, the principal variation, and progress reports after each iteration.
+
+use super::context::Context;
+use super::limits::{Limits, Selectivity, SolveMode};
+use super::ordering::MoveList;
+use crate::board::{Board, Move, Square};
+use crate::eval::Evaluator;
+use std::time::Instant;
+
+/// What one finished (or interrupted) iteration found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Depth in plies; equal to the empties for a solve.
+    pub depth: u32,
+    pub selectivity: Selectivity,
+    /// Set when the score is a solve to the end of the game.
+    pub solved: Option<SolveMode>,
+    /// Disc difference for the side to move (in a win/loss/draw solve only its sign is exact).
+    pub score: i32,
+    pub best: Move,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+/// A root move and its last known value.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    sq: u8,
+    flips: u64,
+    score: i32,
+}
+
+/// Midgame iterations stop this many plies short of the end before a solve (deeper ones cost
+/// about as much as the solve itself).
+const SOLVE_PRESEARCH_GAP: u32 = 10;
+/// Half-width of the aspiration window in discs.
+const ASPIRATION: i32 = 4;
+
+/// Runs the iterations asked by `limits` on `board`, calling `report` after each completed
+/// one. Returns the last report (the best move of a position without moves is `Move::Pass`).
+pub fn iterate<E: Evaluator>(
+    ctx: &mut Context<'_, E>,
+    board: &Board,
+    limits: &Limits,
+    soft_deadline: Option<Instant>,
+    start: Instant,
+    report: &mut dyn FnMut(&Report),
+) -> Report {
+    let n = board.empty_count();
+    let moves = board.legal_moves();
+    if moves == 0 {
+        return no_move_report(ctx, board, limits, start, report);
+    }
+    let mut list = MoveList::new(board.player, board.opponent, moves);
+    list.score_mobility(board.player, board.opponent);
+    let mut sorted = list.as_slice().to_vec();
+    sorted.sort_by_key(|c| -c.score);
+    let mut roots: Vec<RootMove> = sorted
+        .iter()
+        .map(|c| RootMove {
+            sq: c.sq,
+            flips: c.flips,
+            score: -65,
+        })
+        .collect();
+
+    // The iteration schedule: midgame depths, then possibly a solve.
+    let solve = limits.solve.filter(|_| n <= limits.solve_empties);
+    let last_mid = match solve {
+        Some(_) => limits.depth.min(n.saturating_sub(SOLVE_PRESEARCH_GAP)),
+        None => limits.depth.min(n),
+    };
+    let mut schedule: Vec<(u32, Option<SolveMode>)> = (1..=last_mid)
+        .map(|d| (d, if d >= n { Some(SolveMode::Exact) } else { None }))
+        .collect();
+    if let Some(mode) = solve {
+        if schedule.last().map(|s| s.1) != Some(Some(SolveMode::Exact)) {
+            schedule.push((n, Some(mode)));
+        }
+    }
+
+    let mut last: Option<Report> = None;
+    for (depth, mode) in schedule {
+        if let (Some(d), Some(_)) = (soft_deadline, &last) {
+            if Instant::now() >= d {
+                break;
+            }
+        }
+        let guess = last.as_ref().map(|r| r.score);
+        let score = search_iteration(ctx, board, &mut roots, depth, mode, guess);
+        let Some(score) = score else {
+            break;
+        };
+        let r = make_report(ctx, board, &roots, depth, mode, score, start);
+        report(&r);
+        last = Some(r);
+        if ctx.stopped {
+            break;
+        }
+    }
+    last.unwrap_or_else(|| {
+        // Stopped before the first iteration finished: the best-ordered move, unscored.
+        make_report(ctx, board, &roots, 0, None, 0, start)
+    })
+}
+
+/// One iteration over the root moves (best of the previous iteration first). Returns the
+/// best score, or `None` when stopped before the first move was searched.
+fn search_iteration<E: Evaluator>(
+    ctx: &mut Context<'_, E>,
+    board: &Board,
+    roots: &mut [RootMove],
+    depth: u32,
+    mode: Option<SolveMode>,
+    guess: Option<i32>,
+) -> Option<i32> {
+    let (lo, hi) = match mode {
+        Some(SolveMode::WinLossDraw) => (-1, 1),
+        _ => (-64, 64),
+    };
+    let (mut alpha, mut beta) = match (guess, mode) {
+        (Some(g), None) if depth >= 5 => ((g - ASPIRATION).max(lo), (g + ASPIRATION).min(hi)),
+        _ => (lo, hi),
+    };
+    loop {
+        let result = root_pvs(ctx, board, roots, alpha, beta, depth)?;
+        if ctx.stopped {
+            return Some(result);
+        }
+        if result <= alpha && alpha > lo {
+            alpha = lo;
+        } else if result >= beta && beta < hi {
+            beta = hi;
+        } else {
+            return Some(result);
+        }
+    }
+}
+
+/// Principal-variation search over the root moves; the moves are re-sorted by their values
+/// (moves that only got a bound keep their relative order behind the best).
+fn root_pvs<E: Evaluator>(
+    ctx: &mut Context<'_, E>,
+    board: &Board,
+    roots: &mut [RootMove],
+    alpha: i32,
+    beta: i32,
+    depth: u32,
+) -> Option<i32> {
+    let (p, o) = (board.player, board.opponent);
+    let mut a = alpha;
+    let mut best = i32::MIN;
+    let mut best_index = 0;
+    for i in 0..roots.len() {
+        let m = roots[i];
+        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+        let v = if i == 0 {
+            -ctx.pvs_mid(np, no, -beta, -a, depth - 1)
+        } else {
+            let v = -ctx.nws_mid(np, no, -a - 1, depth - 1);
+            if v > a && v < beta && !ctx.stopped {
+                -ctx.pvs_mid(np, no, -beta, -v, depth - 1)
+            } else {
+                v
+            }
+        };
+        if ctx.stopped {
+            if i == 0 {
+                return None;
+            }
+            break;
+        }
+        roots[i].score = if v > a || i == 0 { v } else { -65 };
+        if v > best {
+            best = v;
+            best_index = i;
+            if v > a {
+                a = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    // Best first, then the others in their searched order.
+    roots[..=best_index].rotate_right(1);
+    if best_index > 0 {
+        roots[1..=best_index].sort_by_key(|m| -m.score);
+    }
+    let best_sq = roots[0].sq;
+    if !ctx.stopped {
+        let hash = board.hash();
+        ctx.tt
+            .store(board, hash, depth as u8, 0, alpha, beta, best, best_sq);
+    }
+    Some(best)
+}
+
+fn make_report<E: Evaluator>(
+    ctx: &Context<'_, E>,
+    board: &Board,
+    roots: &[RootMove],
+    depth: u32,
+    mode: Option<SolveMode>,
+    score: i32,
+    start: Instant,
+) -> Report {
+    let best = Move::Play(Square::from_index(roots[0].sq as u32));
+    Report {
+        depth,
+        selectivity: Selectivity::NONE,
+        solved: mode,
+        score,
+        best,
+        pv: principal_variation(ctx, board, best, depth),
+        nodes: ctx.nodes,
+        millis: start.elapsed().as_millis() as u64,
+    }
+}
+
+/// The best move, then the table's best moves from there while they are legal.
+fn principal_variation<E: Evaluator>(
+    ctx: &Context<'_, E>,
+    board: &Board,
+    first: Move,
+    depth: u32,
+) -> Vec<Move> {
+    let mut pv = vec![first];
+    let Ok(mut b) = board.apply(first) else {
+        return pv;
+    };
+    while (pv.len() as u32) < depth.max(1) {
+        if b.is_game_over() {
+            break;
+        }
+        if b.must_pass() {
+            pv.push(Move::Pass);
+            b = b.pass();
+            continue;
+        }
+        let Some(d) = ctx.tt.probe(&b, b.hash()) else {
+            break;
+        };
+        let Some(sq) = Square::new(d.best) else {
+            break;
+        };
+        let Some(next) = b.play(sq) else {
+            break;
+        };
+        pv.push(Move::Play(sq));
+        b = next;
+    }
+    pv
+}
+
+/// A root without a legal square: a pass (searching the opponent's reply) or the game's end.
+fn no_move_report<E: Evaluator>(
+    ctx: &mut Context<'_, E>,
+    board: &Board,
+    limits: &Limits,
+    start: Instant,
+    report: &mut dyn FnMut(&Report),
+) -> Report {
+    let n = board.empty_count();
+    let (score, solved, best, depth) = if board.is_game_over() {
+        (board.final_score(), Some(SolveMode::Exact), Move::Pass, 0)
+    } else {
+        let after = board.pass();
+        let solve = limits.solve.filter(|_| n <= limits.solve_empties);
+        let depth = if solve.is_some() {
+            n
+        } else {
+            limits.depth.min(n)
+        };
+        let (lo, hi) = match solve {
+            Some(SolveMode::WinLossDraw) => (-1, 1),
+            _ => (-64, 64),
+        };
+        let v = -ctx.pvs_mid(after.player, after.opponent, -hi, -lo, depth);
+        let solved = if depth >= n {
+            solve.or(Some(SolveMode::Exact))
+        } else {
+            None
+        };
+        (v, solved, Move::Pass, depth)
+    };
+    let r = Report {
+        depth,
+        selectivity: Selectivity::NONE,
+        solved,
+        score,
+        best,
+        pv: vec![best],
+        nodes: ctx.nodes,
+        millis: start.elapsed().as_millis() as u64,
+    };
+    report(&r);
+    r
+}
