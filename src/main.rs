@@ -1,16 +1,36 @@
 //! The `wedge` command line: parses arguments and dispatches to the library. Nothing else.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 use wedge::board::Board;
-use wedge::tools::{bench, perft};
+use wedge::eval::heuristic::Heuristic;
+use wedge::search::{Limits, Searcher, SolveMode};
+use wedge::tools::{bench, perft, solve};
 
 #[derive(Parser)]
 #[command(name = "wedge", version, about = "Wedge, an Othello engine", long_about = None)]
 struct Cli {
+    #[command(flatten)]
+    common: Common,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// Options shared by every subcommand.
+#[derive(Args, Clone)]
+struct Common {
+    /// Search threads.
+    #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Transposition table size in MB.
+    #[arg(long, global = true, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+    /// Evaluation weights file (default: weights/default.wts).
+    #[arg(long, global = true)]
+    weights: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -30,13 +50,31 @@ enum Command {
         #[arg(long)]
         only: bool,
     },
+    /// Solve or search every position of an OBF file and check the answers it carries.
+    Solve {
+        /// The OBF file (one position per line, optional `; move:score` answers).
+        file: PathBuf,
+        /// Midgame search to this depth instead of solving.
+        #[arg(long, conflicts_with_all = ["exact", "wld"], value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Exact final score (the default).
+        #[arg(long)]
+        exact: bool,
+        /// Win/loss/draw only.
+        #[arg(long, conflicts_with = "exact")]
+        wld: bool,
+        /// Only positions FIRST..=LAST (1-based, inclusive), e.g. `--range 1-10`.
+        #[arg(long)]
+        range: Option<String>,
+    },
     /// Run the fixed benchmark workloads and print nodes, seconds and nodes/s.
     Bench,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let common = cli.common;
+    let result = match cli.command {
         Some(Command::Perft {
             depth,
             no_pass_ply,
@@ -49,16 +87,80 @@ fn main() -> ExitCode {
                 perft::PassRule::PassIsPly
             };
             run_perft(depth, rule, only);
-            ExitCode::SUCCESS
+            Ok(())
         }
+        Some(Command::Solve {
+            file,
+            depth,
+            wld,
+            range,
+            ..
+        }) => run_solve(&common, &file, depth, wld, range.as_deref()),
         Some(Command::Bench) => {
             run_bench();
-            ExitCode::SUCCESS
+            Ok(())
         }
-        None => {
-            eprintln!("wedge: the console is not built yet; try `wedge --help`");
+        None => Err("the console is not built yet; try `wedge --help`".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wedge: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn run_solve(
+    common: &Common,
+    file: &PathBuf,
+    depth: Option<u32>,
+    wld: bool,
+    range: Option<&str>,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let entries =
+        wedge::formats::parse_obf_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let (first, last) = parse_range(range, entries.len())?;
+    let chosen = &entries[first - 1..last];
+    let limits = match (depth, wld) {
+        (Some(d), _) => Limits::depth(d),
+        (None, true) => Limits::solve(SolveMode::WinLossDraw),
+        (None, false) => Limits::solve(SolveMode::Exact),
+    };
+    let searcher = Searcher::new(
+        Arc::new(Heuristic),
+        common.hash as usize,
+        common.threads as usize,
+    );
+    let mut out = std::io::stdout().lock();
+    let (_, summary) = solve::solve_entries(&searcher, chosen, &limits, &mut out)
+        .map_err(|e| format!("writing the results: {e}"))?;
+    if summary.wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} wrong answer(s): positions {:?}",
+            summary.wrong.len(),
+            summary.wrong
+        ))
+    }
+}
+
+/// `None` = all; `"A-B"` or `"A"`, 1-based inclusive.
+fn parse_range(range: Option<&str>, len: usize) -> Result<(usize, usize), String> {
+    let Some(r) = range else {
+        return Ok((1, len.max(1)));
+    };
+    let bad = || format!("bad --range {r:?}: expected FIRST-LAST with 1 <= FIRST <= LAST <= {len}");
+    let (a, b) = match r.split_once('-') {
+        Some((a, b)) => (a.trim().parse::<usize>(), b.trim().parse::<usize>()),
+        None => (r.trim().parse::<usize>(), r.trim().parse::<usize>()),
+    };
+    match (a, b) {
+        (Ok(a), Ok(b)) if 1 <= a && a <= b && b <= len => Ok((a, b)),
+        _ => Err(bad()),
     }
 }
 

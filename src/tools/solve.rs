@@ -1,0 +1,140 @@
+//! `wedge solve`: searches every position of an OBF file (exactly, win/loss/draw, or to a
+//! depth), prints one row per position and a total, and checks the answers the file carries.
+
+use crate::eval::Evaluator;
+use crate::formats::ObfEntry;
+use crate::search::{Limits, Report, Searcher, SolveMode};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+/// One solved position.
+#[derive(Clone, Debug)]
+pub struct SolveRow {
+    /// 1-based line number among the file's positions.
+    pub index: usize,
+    pub empties: u32,
+    pub report: Report,
+    /// `Some(true)` when the file's answer agrees, `Some(false)` when not, `None` if unchecked.
+    pub correct: Option<bool>,
+}
+
+/// Totals over a run.
+#[derive(Clone, Debug, Default)]
+pub struct SolveSummary {
+    pub positions: usize,
+    pub nodes: u64,
+    pub millis: u64,
+    pub checked: usize,
+    pub wrong: Vec<usize>,
+}
+
+/// Whether `report` agrees with the file's scored moves under `mode`: the score equals the best
+/// listed score (or has its sign, for win/loss/draw) and the move is one with that score.
+pub fn check(entry: &ObfEntry, report: &Report, mode: SolveMode) -> Option<bool> {
+    let best = entry.best_score()?;
+    let score_ok = match mode {
+        SolveMode::Exact => report.score == best,
+        SolveMode::WinLossDraw => report.score.signum() == best.signum(),
+    };
+    let move_ok = if entry.moves.is_empty() {
+        true
+    } else {
+        entry.moves.iter().any(|&(m, s)| {
+            m == report.best
+                && match mode {
+                    SolveMode::Exact => s == best,
+                    SolveMode::WinLossDraw => s.signum() == best.signum(),
+                }
+        })
+    };
+    Some(score_ok && move_ok)
+}
+
+/// Solves each entry with `limits` (the table is cleared before each so rows are reproducible)
+/// and writes the table to `out`.
+pub fn solve_entries<E: Evaluator>(
+    searcher: &Searcher<E>,
+    entries: &[ObfEntry],
+    limits: &Limits,
+    out: &mut dyn Write,
+) -> std::io::Result<(Vec<SolveRow>, SolveSummary)> {
+    writeln!(
+        out,
+        "{:>4} {:>7} {:>6} {:>5} {:>6} {:>8} {:>14} {:>10} {:>12}",
+        "#", "empties", "depth", "move", "score", "expected", "nodes", "time(s)", "nodes/s"
+    )?;
+    let stop = AtomicBool::new(false);
+    let mut rows = Vec::with_capacity(entries.len());
+    let mut sum = SolveSummary::default();
+    for (i, entry) in entries.iter().enumerate() {
+        searcher.clear();
+        let board = entry.position.board;
+        let report = searcher.search(&board, limits, &stop, &mut |_| {});
+        let correct = report.solved.and_then(|mode| check(entry, &report, mode));
+        let expected = entry
+            .best_score()
+            .map_or("-".to_string(), |s| format!("{s:+}"));
+        let mark = match correct {
+            Some(true) => "",
+            Some(false) => "  WRONG",
+            None => "",
+        };
+        let secs = report.millis as f64 / 1000.0;
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>6} {:>5} {:>+6} {:>8} {:>14} {:>10.3} {:>12.0}{}",
+            i + 1,
+            board.empty_count(),
+            depth_label(&report),
+            report.best.to_string(),
+            report.score,
+            expected,
+            report.nodes,
+            secs,
+            report.nodes as f64 / secs.max(1e-3),
+            mark
+        )?;
+        sum.positions += 1;
+        sum.nodes += report.nodes;
+        sum.millis += report.millis;
+        if let Some(ok) = correct {
+            sum.checked += 1;
+            if !ok {
+                sum.wrong.push(i + 1);
+            }
+        }
+        rows.push(SolveRow {
+            index: i + 1,
+            empties: board.empty_count(),
+            report,
+            correct,
+        });
+    }
+    let secs = sum.millis as f64 / 1000.0;
+    writeln!(
+        out,
+        "total: {} positions, {} nodes, {:.3} s, {:.0} nodes/s; checked {}, wrong {}{}",
+        sum.positions,
+        sum.nodes,
+        secs,
+        sum.nodes as f64 / secs.max(1e-3),
+        sum.checked,
+        sum.wrong.len(),
+        if sum.wrong.is_empty() {
+            String::new()
+        } else {
+            format!(" ({:?})", sum.wrong)
+        }
+    )?;
+    Ok((rows, sum))
+}
+
+/// `24`, `12@95%` or `exact`/`wld` labels as the peers print them.
+pub fn depth_label(r: &Report) -> String {
+    match r.solved {
+        Some(SolveMode::Exact) => format!("{}", r.depth),
+        Some(SolveMode::WinLossDraw) => format!("{}wld", r.depth),
+        None if r.selectivity.0 > 0 => format!("{}@{}%", r.depth, r.selectivity.percent()),
+        None => format!("{}", r.depth),
+    }
+}
