@@ -68,7 +68,11 @@ enum Command {
         range: Option<String>,
     },
     /// Run the fixed benchmark workloads and print nodes, seconds and nodes/s.
-    Bench,
+    Bench {
+        /// Also report the depth reached from a few openings in 1 s and 10 s.
+        #[arg(long)]
+        timed: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -96,8 +100,8 @@ fn main() -> ExitCode {
             range,
             ..
         }) => run_solve(&common, &file, depth, wld, range.as_deref()),
-        Some(Command::Bench) => {
-            run_bench();
+        Some(Command::Bench { timed }) => {
+            run_bench(&common, timed);
             Ok(())
         }
         None => Err("the console is not built yet; try `wedge --help`".to_string()),
@@ -193,14 +197,15 @@ fn run_perft(depth: u32, rule: perft::PassRule, only: bool) {
     }
 }
 
-fn run_bench() {
+fn run_bench(common: &Common, timed: bool) {
+    let searcher = Searcher::new(Arc::new(Heuristic), common.hash as usize, 1);
     println!(
         "{:<32} {:>14} {:>10} {:>14}",
         "workload", "nodes", "seconds", "nodes/s"
     );
     let mut total_nodes = 0;
     let mut total_secs = 0.0;
-    for r in bench::run_all() {
+    for r in bench::run_all(&searcher) {
         println!(
             "{:<32} {:>14} {:>10.3} {:>14.0}",
             r.name,
@@ -218,4 +223,11 @@ fn run_bench() {
         total_secs,
         total_nodes as f64 / total_secs.max(1e-9)
     );
+    if timed {
+        for secs in [1, 10] {
+            let depths = bench::depth_in_time(&searcher, std::time::Duration::from_secs(secs));
+            let text: Vec<String> = depths.iter().map(|(n, d)| format!("{n} {d}")).collect();
+            println!("depth reached in {secs} s: {}", text.join(", "));
+        }
+    }
 }

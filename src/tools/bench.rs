@@ -1,9 +1,15 @@
-//! `wedge bench`: fixed, deterministic workloads printing nodes, seconds and nodes per second.
-//! Each workload is a pure function of its inputs so node counts repeat exactly across runs.
+//! `wedge bench`: fixed, deterministic workloads printing nodes, seconds and nodes per second:
+//! move generation (perft), an endgame workload (exact solves) and a midgame workload
+//! (fixed-depth searches). Node counts repeat exactly for a given evaluation; compare times
+//! only between runs on the same machine.
 
 use crate::board::Board;
+use crate::eval::Evaluator;
+use crate::formats::{parse_position, replay_inferring_passes};
+use crate::search::{Limits, Searcher, SolveMode};
 use crate::tools::perft::{perft, PassRule};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// One workload's result.
 #[derive(Clone, Debug)]
@@ -34,6 +40,43 @@ pub fn measure(name: &'static str, f: impl FnOnce() -> u64) -> BenchResult {
     }
 }
 
+/// Ten FFO positions with 19-22 empties (#24-#33), each solved exactly from an empty table.
+pub const ENDGAME_POSITIONS: [&str; 10] = [
+    "--O--O-----OOOX--X-XOXOO--XXXOOOXXXXOOOOXXXOXXOOXXXXXX--XOXX-O-- O",
+    "----X------XXXO--OOOXXXXXOOOOXXO-XXOOXXOOOXOXXXXOOOXX---X-XXXX-- O",
+    "-OOOOO----OXXO---OOOOXXO-OOOXOXX-OOXOOXX-XOXXOXX--O-XXXX--O----O X",
+    "--XO-O----OOOO--OOXOXXO-OOOOXXOOOOOXXOX-OXOXXXXX--XXXX----X-O-X- X",
+    "--O-------OOO--X-XOOOOXXXXXXOXOX-XXOXOOXXXOXOOXX-OOOOO-X---OOO-- X",
+    "-OXXXX----OXXO--XXOOXOOOXXXOOXOOXXOOXOOOXXXXOO-XX-XXO----------- X",
+    "-XXX----X-XOO---XXOXOO--XOXOXO--XOOXOXXXXOOXXOX---OOOOO--XXXXX-- X",
+    "-OOOOO----OOOO--OXXOOO---XXXOO--XXXXXXO-XXXOOO-OX-OOOO---OOOOO-- X",
+    "--XX----O-XXOX--OOXOO---OXOXOOO-OOXXOOOXOOXXXOOX--XXXXOX--X--X-X X",
+    "-XXXXXXX--XOOO----OXOOXX-OOXXOXX-OOOOOXX-X-XOOXX---O-X-X--OOOO-- X",
+];
+
+/// Standard openings (transcripts from the start) for the midgame workload.
+pub const OPENINGS: [(&str, &str); 4] = [
+    ("start", ""),
+    ("tiger", "f5d6c3d3c4"),
+    ("cow", "f5d6c5f4e3"),
+    ("buffalo", "f5f6e6f4c3"),
+];
+
+/// Depth of the midgame workload's searches.
+pub const MIDGAME_DEPTH: u32 = 11;
+
+fn board_of(text: &str) -> Board {
+    // The constants above are valid; a typo is a programming error caught by the tests.
+    parse_position(text).expect("bench position").board
+}
+
+fn opening_board(moves: &str) -> Board {
+    replay_inferring_passes(moves)
+        .expect("bench opening")
+        .position()
+        .board
+}
+
 /// The move-generation workload: perft 10 from the start (pass = 1 ply), 24,571,284 leaves.
 pub fn movegen_workload() -> BenchResult {
     measure("perft 10 (move generation)", || {
@@ -41,7 +84,84 @@ pub fn movegen_workload() -> BenchResult {
     })
 }
 
-/// All workloads, in order.
-pub fn run_all() -> Vec<BenchResult> {
-    vec![movegen_workload()]
+/// The endgame workload: the ten positions solved exactly, one thread.
+pub fn endgame_workload<E: Evaluator>(searcher: &Searcher<E>) -> BenchResult {
+    let stop = AtomicBool::new(false);
+    let limits = Limits::solve(SolveMode::Exact);
+    measure("endgame (10 exact solves)", || {
+        ENDGAME_POSITIONS
+            .iter()
+            .map(|p| {
+                searcher.clear();
+                searcher
+                    .search(&board_of(p), &limits, &stop, &mut |_| {})
+                    .nodes
+            })
+            .sum()
+    })
+}
+
+/// The midgame workload: each opening searched to `MIDGAME_DEPTH`.
+pub fn midgame_workload<E: Evaluator>(searcher: &Searcher<E>) -> BenchResult {
+    let stop = AtomicBool::new(false);
+    let limits = Limits::depth(MIDGAME_DEPTH);
+    measure("midgame (4 openings, depth 11)", || {
+        OPENINGS
+            .iter()
+            .map(|(_, moves)| {
+                searcher.clear();
+                searcher
+                    .search(&opening_board(moves), &limits, &stop, &mut |_| {})
+                    .nodes
+            })
+            .sum()
+    })
+}
+
+/// All fixed workloads, in order.
+pub fn run_all<E: Evaluator>(searcher: &Searcher<E>) -> Vec<BenchResult> {
+    vec![
+        movegen_workload(),
+        endgame_workload(searcher),
+        midgame_workload(searcher),
+    ]
+}
+
+/// Depth reached (last completed iteration) from each opening within `budget`.
+pub fn depth_in_time<E: Evaluator>(
+    searcher: &Searcher<E>,
+    budget: Duration,
+) -> Vec<(&'static str, u32)> {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        time: crate::search::TimeControl::PerMove(budget),
+        ..Limits::depth(60)
+    };
+    OPENINGS
+        .iter()
+        .map(|(name, moves)| {
+            searcher.clear();
+            let mut depth = 0;
+            searcher.search(&opening_board(moves), &limits, &stop, &mut |r| {
+                depth = r.depth
+            });
+            (*name, depth)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_are_valid() {
+        for p in ENDGAME_POSITIONS {
+            let b = board_of(p);
+            assert!((19..=22).contains(&b.empty_count()), "{p}");
+        }
+        for (_, moves) in OPENINGS {
+            assert!(!opening_board(moves).is_game_over());
+        }
+    }
 }
