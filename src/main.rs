@@ -67,6 +67,32 @@ enum Command {
         #[arg(long)]
         range: Option<String>,
     },
+    /// Write the search tree of a position as one self-contained HTML file.
+    Tree {
+        /// A board string (64 squares and the side to move) or a move transcript from the start.
+        position: String,
+        /// Depth in plies.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=12))]
+        depth: u32,
+        /// Output file.
+        #[arg(long, short, default_value = "tree.html")]
+        out: PathBuf,
+    },
+    /// Fit the Multi-ProbCut error model for the evaluation in use and write it.
+    TrainProbcut {
+        /// Directory with the WTHOR `.wtb` files (games before 2017 are used).
+        #[arg(long, default_value = "../shared/data/wthor")]
+        games: PathBuf,
+        /// Number of sampled positions.
+        #[arg(long, default_value_t = 600)]
+        positions: usize,
+        /// Deepest search measured.
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(4..=24))]
+        max_depth: u32,
+        /// Output file.
+        #[arg(long, default_value = "weights/heuristic.probcut")]
+        out: PathBuf,
+    },
     /// Run the fixed benchmark workloads and print nodes, seconds and nodes/s.
     Bench {
         /// Also report the depth reached from a few openings in 1 s and 10 s.
@@ -100,6 +126,26 @@ fn main() -> ExitCode {
             range,
             ..
         }) => run_solve(&common, &file, depth, wld, range.as_deref()),
+        Some(Command::Tree {
+            position,
+            depth,
+            out,
+        }) => run_tree(&position, depth, &out),
+        Some(Command::TrainProbcut {
+            games,
+            positions,
+            max_depth,
+            out,
+        }) => wedge::tools::probcut_fit::fit_and_write(
+            &Heuristic,
+            "heuristic",
+            &games,
+            positions,
+            max_depth,
+            common.threads as usize,
+            &out,
+        )
+        .map(|m| println!("{}", m.to_text())),
         Some(Command::Bench { timed }) => {
             run_bench(&common, timed);
             Ok(())
@@ -150,6 +196,34 @@ fn run_solve(
             summary.wrong
         ))
     }
+}
+
+fn run_tree(position: &str, depth: u32, out: &std::path::Path) -> Result<(), String> {
+    let board = parse_board_or_transcript(position)?;
+    let tree = wedge::tools::tree::record(&Heuristic, &board, depth)?;
+    let html =
+        wedge::tools::tree::to_html(&tree, &format!("Search tree: {position}, depth {depth}"));
+    wedge::eval::weights::write_atomic(out, html.as_bytes())
+        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    let bad = tree.nodes.iter().filter(|n| n.violation.is_some()).count();
+    println!(
+        "{}: {} nodes, root value {}, {} invariant violations",
+        out.display(),
+        tree.nodes.len(),
+        tree.nodes[0].value,
+        bad
+    );
+    Ok(())
+}
+
+/// A board string, or else a transcript from the start position.
+fn parse_board_or_transcript(text: &str) -> Result<Board, String> {
+    if let Ok(p) = wedge::formats::parse_position(text) {
+        return Ok(p.board);
+    }
+    wedge::formats::replay_inferring_passes(text)
+        .map(|g| g.position().board)
+        .map_err(|e| format!("{text:?} is neither a board string nor a legal transcript: {e}"))
 }
 
 /// `None` = all; `"A-B"` or `"A"`, 1-based inclusive.

@@ -1,6 +1,7 @@
 //! The per-thread search context: shared table, evaluation, stop flag and deadline, plus this
 //! thread's node counter. Every search routine is a method on it.
 
+use super::probcut::ProbCutModel;
 use super::tt::TranspositionTable;
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +13,9 @@ const CLOCK_POLL_INTERVAL: u32 = 256;
 pub struct Context<'a, E: Evaluator> {
     pub tt: &'a TranspositionTable,
     pub eval: &'a E,
+    /// Multi-ProbCut error model, and the level in use (0 = no pruning).
+    pub probcut: &'a ProbCutModel,
+    pub selectivity: u8,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     polls: u32,
@@ -24,15 +28,24 @@ pub struct Context<'a, E: Evaluator> {
 
 impl<'a, E: Evaluator> Context<'a, E> {
     pub fn new(tt: &'a TranspositionTable, eval: &'a E, stop: &'a AtomicBool) -> Self {
+        static NO_PROBCUT: std::sync::OnceLock<ProbCutModel> = std::sync::OnceLock::new();
         Context {
             tt,
             eval,
+            probcut: NO_PROBCUT.get_or_init(ProbCutModel::empty),
+            selectivity: 0,
             stop,
             deadline: None,
             polls: 0,
             nodes: 0,
             stopped: false,
         }
+    }
+
+    /// Prune with `model` (levels are chosen per iteration through `selectivity`).
+    pub fn with_probcut(mut self, model: &'a ProbCutModel) -> Self {
+        self.probcut = model;
+        self
     }
 
     /// Also stop at `deadline`.

@@ -5,8 +5,9 @@
 use super::context::Context;
 use super::endgame::SHALLOW_MAX;
 use super::last_moves::final_score;
+use super::limits::Selectivity;
 use super::ordering::{MoveList, CORNERS};
-use super::tt::NO_SELECTIVITY;
+use super::probcut;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::Evaluator;
@@ -88,7 +89,7 @@ impl<E: Evaluator> Context<'_, E> {
                 &board,
                 hash,
                 depth as u8,
-                NO_SELECTIVITY,
+                self.selectivity,
                 alpha,
                 beta,
                 best,
@@ -126,7 +127,7 @@ impl<E: Evaluator> Context<'_, E> {
         let hash = board.hash();
         let mut tt_move = 64u8;
         if let Some(d) = self.tt.probe(&board, hash) {
-            if d.is_usable(depth as u8, NO_SELECTIVITY) {
+            if d.is_usable(depth as u8, self.selectivity) {
                 if d.lower as i32 > alpha {
                     return d.lower as i32;
                 }
@@ -135,6 +136,11 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
             tt_move = d.best;
+        }
+        if self.selectivity > 0 && depth >= probcut::MIN_DEPTH {
+            if let Some(v) = self.probcut(player, opponent, alpha, depth, n) {
+                return v;
+            }
         }
         let mut list = MoveList::new(player, opponent, moves);
         self.order_mid(player, opponent, &mut list, tt_move, depth);
@@ -156,7 +162,7 @@ impl<E: Evaluator> Context<'_, E> {
                 &board,
                 hash,
                 depth as u8,
-                NO_SELECTIVITY,
+                self.selectivity,
                 alpha,
                 alpha + 1,
                 best,
@@ -164,6 +170,35 @@ impl<E: Evaluator> Context<'_, E> {
             );
         }
         best
+    }
+
+    /// Multi-ProbCut: a shallow null-window search clearing the window by `t` standard
+    /// deviations of the fitted error predicts the deep result; returns the cut value.
+    fn probcut(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        depth: u32,
+        n: u32,
+    ) -> Option<i32> {
+        let pair = self.probcut.pair(depth, n)?;
+        if pair.slope < 0.25 {
+            return None;
+        }
+        let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma;
+        // Fail high: the deep value is very likely above alpha.
+        let high = ((alpha as f64 + 1.0 + margin - pair.bias) / pair.slope).ceil() as i32;
+        if high < 64 && high > -64 && self.nws_mid(player, opponent, high - 1, pair.shallow) >= high
+        {
+            return Some(alpha + 1);
+        }
+        // Fail low: the deep value is very likely at most alpha.
+        let low = ((alpha as f64 - margin - pair.bias) / pair.slope).floor() as i32;
+        if low > -64 && low < 64 && self.nws_mid(player, opponent, low, pair.shallow) <= low {
+            return Some(alpha);
+        }
+        None
     }
 
     /// Shallow null-window search (depth 1-2): no table, mobility order.

@@ -9,6 +9,7 @@ pub mod last_moves;
 pub mod limits;
 pub mod midgame;
 pub mod ordering;
+pub mod probcut;
 pub mod root;
 pub mod stability;
 pub mod tt;
@@ -19,6 +20,7 @@ pub use root::Report;
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
 use context::Context;
+use probcut::ProbCutModel;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -29,6 +31,7 @@ use tt::TranspositionTable;
 pub struct Searcher<E: Evaluator> {
     tt: Arc<TranspositionTable>,
     eval: Arc<E>,
+    probcut: Arc<ProbCutModel>,
     threads: usize,
 }
 
@@ -37,8 +40,19 @@ impl<E: Evaluator> Searcher<E> {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             eval,
+            probcut: Arc::new(ProbCutModel::empty()),
             threads: threads.max(1),
         }
+    }
+
+    /// Uses `model` for Multi-ProbCut (searches with a selectivity level above 0).
+    pub fn with_probcut(mut self, model: Arc<ProbCutModel>) -> Self {
+        self.probcut = model;
+        self
+    }
+
+    pub fn probcut(&self) -> &ProbCutModel {
+        &self.probcut
     }
 
     pub fn table(&self) -> &TranspositionTable {
@@ -77,13 +91,16 @@ impl<E: Evaluator> Searcher<E> {
                 scope.spawn(|| {
                     // Helpers stop when the main thread is done (it also obeys `stop`).
                     let mut ctx = Context::new(&self.tt, &*self.eval, &helpers_stop)
+                        .with_probcut(&self.probcut)
                         .with_deadline(deadline.hard);
                     let _ =
                         root::iterate(&mut ctx, board, limits, deadline.soft, start, &mut |_| {});
                     helper_nodes.fetch_add(ctx.nodes, Ordering::Relaxed);
                 });
             }
-            let mut ctx = Context::new(&self.tt, &*self.eval, stop).with_deadline(deadline.hard);
+            let mut ctx = Context::new(&self.tt, &*self.eval, stop)
+                .with_probcut(&self.probcut)
+                .with_deadline(deadline.hard);
             let r = root::iterate(&mut ctx, board, limits, deadline.soft, start, report);
             helpers_stop.store(true, Ordering::Relaxed);
             r

@@ -89,6 +89,11 @@ pub fn iterate<E: Evaluator>(
             }
         }
         let guess = last.as_ref().map(|r| r.score);
+        ctx.selectivity = if mode.is_some() {
+            0
+        } else {
+            limits.selectivity.0
+        };
         let score = search_iteration(ctx, board, &mut roots, depth, mode, guess);
         let Some(score) = score else {
             break;
@@ -210,7 +215,7 @@ fn make_report<E: Evaluator>(
     let best = Move::Play(Square::from_index(roots[0].sq as u32));
     Report {
         depth,
-        selectivity: Selectivity::NONE,
+        selectivity: Selectivity(ctx.selectivity),
         solved: mode,
         score,
         best,

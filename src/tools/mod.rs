@@ -2,4 +2,6 @@
 
 pub mod bench;
 pub mod perft;
+pub mod probcut_fit;
 pub mod solve;
+pub mod tree;

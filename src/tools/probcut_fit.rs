@@ -1,0 +1,129 @@
+//! `wedge train-probcut`: measures how well shallow searches predict deep ones with the
+//! evaluation in use (positions sampled from the WTHOR games before 2017, each searched at
+//! every depth up to a maximum), fits the Multi-ProbCut error model and writes it atomically.
+
+use crate::board::Board;
+use crate::eval::Evaluator;
+use crate::formats::read_wthor_games;
+use crate::rng::Rng;
+use crate::search::context::Context;
+use crate::search::probcut::{ProbCutModel, Sample};
+use crate::search::tt::TranspositionTable;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Games from these years are never used for fitting (held out like the evaluation's test set).
+pub const FIRST_HELD_OUT_YEAR: u16 = 2017;
+
+/// `count` positions with 14 to 54 empties, drawn at random (seeded) from the WTHOR files of
+/// `dir` before the held-out years.
+pub fn sample_positions(dir: &Path, count: usize, seed: u64) -> Result<Vec<Board>, String> {
+    let mut games = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some(year) = name
+            .strip_prefix("WTH_")
+            .and_then(|r| r.strip_suffix(".wtb"))
+            .and_then(|y| y.parse::<u16>().ok())
+        else {
+            continue;
+        };
+        if year >= FIRST_HELD_OUT_YEAR {
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = read_wthor_games(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        games.extend(file.games());
+    }
+    if games.is_empty() {
+        return Err(format!(
+            "no WTHOR games before {FIRST_HELD_OUT_YEAR} in {}",
+            dir.display()
+        ));
+    }
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut attempts = 0;
+    while out.len() < count && attempts < count * 20 {
+        attempts += 1;
+        let g = &games[rng.below(games.len() as u64) as usize];
+        let Ok(game) = g.replay() else { continue };
+        let positions = game.positions();
+        let pos = positions[rng.below(positions.len() as u64) as usize];
+        let b = pos.board;
+        if (14..=54).contains(&b.empty_count()) && b.legal_moves() != 0 {
+            out.push(b);
+        }
+    }
+    Ok(out)
+}
+
+/// Searches each board at every depth `0..=max_depth` (no pruning, full window) on `threads`
+/// threads; `progress` is called with the number done.
+pub fn measure<E: Evaluator>(
+    eval: &E,
+    boards: &[Board],
+    max_depth: u32,
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Sample> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(boards.len()));
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                let tt = TranspositionTable::new(32);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(b) = boards.get(i) else { break };
+                    tt.clear();
+                    let mut ctx = Context::new(&tt, eval, &stop);
+                    let deepest = max_depth.min(b.empty_count().saturating_sub(1));
+                    let values = (0..=deepest)
+                        .map(|d| ctx.pvs_mid(b.player, b.opponent, -64, 64, d))
+                        .collect();
+                    let sample = Sample {
+                        empties: b.empty_count(),
+                        values,
+                    };
+                    if let Ok(mut r) = results.lock() {
+                        r.push((i, sample));
+                    }
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    let mut r = results.into_inner().unwrap_or_default();
+    r.sort_by_key(|(i, _)| *i);
+    r.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The whole tool: sample, measure, fit, write `out` atomically; returns the model.
+pub fn fit_and_write<E: Evaluator>(
+    eval: &E,
+    evaluation_name: &str,
+    wthor_dir: &Path,
+    positions: usize,
+    max_depth: u32,
+    threads: usize,
+    out: &Path,
+) -> Result<ProbCutModel, String> {
+    let boards = sample_positions(wthor_dir, positions, 0x5EED)?;
+    let total = boards.len();
+    let samples = measure(eval, &boards, max_depth, threads, &|n| {
+        if n % 25 == 0 || n == total {
+            eprintln!("train-probcut: {n}/{total} positions measured");
+        }
+    });
+    let model = ProbCutModel::fit(evaluation_name, &samples, 30);
+    crate::eval::weights::write_atomic(out, model.to_text().as_bytes())
+        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    Ok(model)
+}
