@@ -3,9 +3,11 @@
 
 pub mod board;
 pub mod formats;
+pub mod paths;
 pub mod rng;
 pub mod tools;
 
 pub use board::{Board, Move, Square, Symmetry};
 pub mod eval;
 pub mod search;
+pub mod train;

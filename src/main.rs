@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::Instant;
 use wedge::board::Board;
 use wedge::eval::heuristic::Heuristic;
-use wedge::search::{Limits, Searcher, SolveMode};
+use wedge::search::probcut::ProbCutModel;
+use wedge::search::{Limits, Searcher, Selectivity, SolveMode};
 use wedge::tools::{bench, perft, solve};
 
 #[derive(Parser)]
@@ -31,6 +32,9 @@ struct Common {
     /// Evaluation weights file (default: weights/default.wts).
     #[arg(long, global = true)]
     weights: Option<PathBuf>,
+    /// Multi-ProbCut model file (default: the one beside the weights).
+    #[arg(long, global = true)]
+    probcut: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -63,6 +67,10 @@ enum Command {
         /// Win/loss/draw only.
         #[arg(long, conflicts_with = "exact")]
         wld: bool,
+        /// Multi-ProbCut confidence for depth-limited searches (100 = no pruning; 99, 98, 95,
+        /// 87 or 73).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(50..=100))]
+        selectivity: u8,
         /// Only positions FIRST..=LAST (1-based, inclusive), e.g. `--range 1-10`.
         #[arg(long)]
         range: Option<String>,
@@ -124,8 +132,9 @@ fn main() -> ExitCode {
             depth,
             wld,
             range,
+            selectivity,
             ..
-        }) => run_solve(&common, &file, depth, wld, range.as_deref()),
+        }) => run_solve(&common, &file, depth, wld, selectivity, range.as_deref()),
         Some(Command::Tree {
             position,
             depth,
@@ -146,10 +155,7 @@ fn main() -> ExitCode {
             &out,
         )
         .map(|m| println!("{}", m.to_text())),
-        Some(Command::Bench { timed }) => {
-            run_bench(&common, timed);
-            Ok(())
-        }
+        Some(Command::Bench { timed }) => run_bench(&common, timed),
         None => Err("the console is not built yet; try `wedge --help`".to_string()),
     };
     match result {
@@ -166,6 +172,7 @@ fn run_solve(
     file: &PathBuf,
     depth: Option<u32>,
     wld: bool,
+    selectivity: u8,
     range: Option<&str>,
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(file)
@@ -175,15 +182,14 @@ fn run_solve(
     let (first, last) = parse_range(range, entries.len())?;
     let chosen = &entries[first - 1..last];
     let limits = match (depth, wld) {
-        (Some(d), _) => Limits::depth(d),
+        (Some(d), _) => Limits {
+            selectivity: Selectivity::from_percent(selectivity),
+            ..Limits::depth(d)
+        },
         (None, true) => Limits::solve(SolveMode::WinLossDraw),
         (None, false) => Limits::solve(SolveMode::Exact),
     };
-    let searcher = Searcher::new(
-        Arc::new(Heuristic),
-        common.hash as usize,
-        common.threads as usize,
-    );
+    let searcher = build_searcher(common)?;
     let mut out = std::io::stdout().lock();
     let (_, summary) = solve::solve_entries(&searcher, chosen, &limits, &mut out)
         .map_err(|e| format!("writing the results: {e}"))?;
@@ -203,7 +209,7 @@ fn run_tree(position: &str, depth: u32, out: &std::path::Path) -> Result<(), Str
     let tree = wedge::tools::tree::record(&Heuristic, &board, depth)?;
     let html =
         wedge::tools::tree::to_html(&tree, &format!("Search tree: {position}, depth {depth}"));
-    wedge::eval::weights::write_atomic(out, html.as_bytes())
+    wedge::paths::write_atomic(out, html.as_bytes())
         .map_err(|e| format!("writing {}: {e}", out.display()))?;
     let bad = tree.nodes.iter().filter(|n| n.violation.is_some()).count();
     println!(
@@ -271,8 +277,11 @@ fn run_perft(depth: u32, rule: perft::PassRule, only: bool) {
     }
 }
 
-fn run_bench(common: &Common, timed: bool) {
-    let searcher = Searcher::new(Arc::new(Heuristic), common.hash as usize, 1);
+fn run_bench(common: &Common, timed: bool) -> Result<(), String> {
+    let searcher = build_searcher(&Common {
+        threads: 1,
+        ..common.clone()
+    })?;
     println!(
         "{:<32} {:>14} {:>10} {:>14}",
         "workload", "nodes", "seconds", "nodes/s"
@@ -304,4 +313,22 @@ fn run_bench(common: &Common, timed: bool) {
             println!("depth reached in {secs} s: {}", text.join(", "));
         }
     }
+    Ok(())
+}
+
+/// The searcher every command uses: the evaluation, its ProbCut model, `--hash`, `--threads`.
+fn build_searcher(common: &Common) -> Result<Searcher<Heuristic>, String> {
+    let probcut = match &common.probcut {
+        Some(path) => ProbCutModel::load(path).map_err(|e| e.to_string())?,
+        None => match wedge::paths::find_data_file("weights", "heuristic.probcut") {
+            Some(path) => ProbCutModel::load(&path).map_err(|e| e.to_string())?,
+            None => ProbCutModel::empty(),
+        },
+    };
+    Ok(Searcher::new(
+        Arc::new(Heuristic),
+        common.hash as usize,
+        common.threads as usize,
+    )
+    .with_probcut(Arc::new(probcut)))
 }

@@ -123,7 +123,7 @@ pub fn fit_and_write<E: Evaluator>(
         }
     });
     let model = ProbCutModel::fit(evaluation_name, &samples, 30);
-    crate::eval::weights::write_atomic(out, model.to_text().as_bytes())
+    crate::paths::write_atomic(out, model.to_text().as_bytes())
         .map_err(|e| format!("writing {}: {e}", out.display()))?;
     Ok(model)
 }
