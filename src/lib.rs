@@ -4,6 +4,7 @@
 pub mod board;
 pub mod formats;
 pub mod paths;
+pub mod protocol;
 pub mod rng;
 pub mod tools;
 

@@ -39,6 +39,8 @@ struct Common {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The human console (also what `wedge` alone starts).
+    Console,
     /// Count leaves of the game tree from the start position, depth by depth.
     Perft {
         /// Maximum depth (plies), 1..=20.
@@ -156,7 +158,7 @@ fn main() -> ExitCode {
         )
         .map(|m| println!("{}", m.to_text())),
         Some(Command::Bench { timed }) => run_bench(&common, timed),
-        None => Err("the console is not built yet; try `wedge --help`".to_string()),
+        Some(Command::Console) | None => run_console(&common),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -202,6 +204,34 @@ fn run_solve(
             summary.wrong
         ))
     }
+}
+
+fn run_console(common: &Common) -> Result<(), String> {
+    use std::io::{BufRead, Write};
+    use wedge::protocol::console::{parse_console_line, Console, ConsoleCommand};
+    let mut console = Console::new(build_searcher(common)?, 10);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let show = |out: &mut std::io::StdoutLock, text: &str| {
+        if !text.is_empty() {
+            let _ = writeln!(out, "{text}");
+        }
+        let _ = out.flush();
+    };
+    show(&mut out, "Wedge console; type `help` for the commands.");
+    show(&mut out, &console.handle(ConsoleCommand::Print).0);
+    for line in std::io::stdin().lock().lines() {
+        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+        let (text, quit) = match parse_console_line(&line) {
+            Ok(cmd) => console.handle(cmd),
+            Err(e) => (format!("? {e}"), false),
+        };
+        show(&mut out, &text);
+        if quit {
+            break;
+        }
+    }
+    Ok(())
 }
 
 fn run_tree(position: &str, depth: u32, out: &std::path::Path) -> Result<(), String> {
