@@ -158,8 +158,8 @@ fn root_pvs<E: Evaluator>(
     let mut a = alpha;
     let mut best = i32::MIN;
     let mut best_index = 0;
-    for i in 0..roots.len() {
-        let m = roots[i];
+    for (i, root) in roots.iter_mut().enumerate() {
+        let m = *root;
         let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
         let v = if i == 0 {
             -ctx.pvs_mid(np, no, -beta, -a, depth - 1)
@@ -177,7 +177,7 @@ fn root_pvs<E: Evaluator>(
             }
             break;
         }
-        roots[i].score = if v > a || i == 0 { v } else { -65 };
+        root.score = if v > a || i == 0 { v } else { -65 };
         if v > best {
             best = v;
             best_index = i;
