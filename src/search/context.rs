@@ -1,6 +1,7 @@
 //! The per-thread search context: shared table, evaluation, stop flag and deadline, plus this
 //! thread's node counter. Every search routine is a method on it.
 
+use super::parallel::SplitPool;
 use super::probcut::ProbCutModel;
 use super::tt::TranspositionTable;
 use crate::eval::Evaluator;
@@ -17,6 +18,8 @@ pub struct Context<'a, E: Evaluator> {
     pub probcut: &'a ProbCutModel,
     pub selectivity: u8,
     stop: &'a AtomicBool,
+    /// Idle helper threads to share work with (none in a single-threaded search).
+    pub pool: Option<&'a SplitPool>,
     deadline: Option<Instant>,
     polls: u32,
     /// Positions visited by this thread.
@@ -35,6 +38,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
             probcut: NO_PROBCUT.get_or_init(ProbCutModel::empty),
             selectivity: 0,
             stop,
+            pool: None,
             deadline: None,
             polls: 0,
             nodes: 0,
@@ -45,6 +49,12 @@ impl<'a, E: Evaluator> Context<'a, E> {
     /// Prune with `model` (levels are chosen per iteration through `selectivity`).
     pub fn with_probcut(mut self, model: &'a ProbCutModel) -> Self {
         self.probcut = model;
+        self
+    }
+
+    /// Share work with the helpers of `pool`.
+    pub fn with_pool(mut self, pool: &'a SplitPool) -> Self {
+        self.pool = Some(pool);
         self
     }
 

@@ -19,6 +19,9 @@ pub const SHALLOW_MAX: u32 = 7;
 /// At least this many empties: probe children in the table before searching (ETC).
 pub const ETC_MIN: u32 = 14;
 
+/// At least this many empties: the moves after the first may be shared with idle threads.
+pub const SPLIT_MIN: u32 = 14;
+
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
 /// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties).
 #[inline(always)]
@@ -168,6 +171,16 @@ impl<E: Evaluator> Context<'_, E> {
         let mut best = i32::MIN;
         let mut best_sq = 64u8;
         for i in 0..list.len() {
+            if i == 1 && n >= SPLIT_MIN && list.len() > 2 && self.can_split() {
+                let rest = list.sorted_from(1);
+                if let Some((v, sq)) = self.split(player, opponent, n, None, alpha, rest) {
+                    if v > best {
+                        best = v;
+                        best_sq = sq;
+                    }
+                    break;
+                }
+            }
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
             let v = -self.nws_end(np, no, -alpha - 1, n - 1);

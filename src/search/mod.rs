@@ -9,6 +9,7 @@ pub mod last_moves;
 pub mod limits;
 pub mod midgame;
 pub mod ordering;
+pub mod parallel;
 pub mod probcut;
 pub mod root;
 pub mod stability;
@@ -20,6 +21,7 @@ pub use root::Report;
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
 use context::Context;
+use parallel::SplitPool;
 use probcut::ProbCutModel;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -84,28 +86,22 @@ impl<E: Evaluator> Searcher<E> {
         let start = Instant::now();
         let deadline = Deadline::plan(limits.time, board.empty_count(), start);
         self.tt.new_search();
-        let helpers_stop = AtomicBool::new(false);
-        let helper_nodes = std::sync::atomic::AtomicU64::new(0);
+        let pool = SplitPool::default();
         let mut result = std::thread::scope(|scope| {
             for _ in 1..self.threads {
-                scope.spawn(|| {
-                    // Helpers stop when the main thread is done (it also obeys `stop`).
-                    let mut ctx = Context::new(&self.tt, &*self.eval, &helpers_stop)
-                        .with_probcut(&self.probcut)
-                        .with_deadline(deadline.hard);
-                    let _ =
-                        root::iterate(&mut ctx, board, limits, deadline.soft, start, &mut |_| {});
-                    helper_nodes.fetch_add(ctx.nodes, Ordering::Relaxed);
-                });
+                scope.spawn(|| pool.helper_loop(&self.tt, &*self.eval, &self.probcut));
             }
             let mut ctx = Context::new(&self.tt, &*self.eval, stop)
                 .with_probcut(&self.probcut)
                 .with_deadline(deadline.hard);
+            if self.threads > 1 {
+                ctx = ctx.with_pool(&pool);
+            }
             let r = root::iterate(&mut ctx, board, limits, deadline.soft, start, report);
-            helpers_stop.store(true, Ordering::Relaxed);
+            pool.shut_down();
             r
         });
-        result.nodes += helper_nodes.load(Ordering::Relaxed);
+        result.nodes += pool.helper_nodes.load(Ordering::Relaxed);
         result
     }
 }

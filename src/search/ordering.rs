@@ -91,6 +91,13 @@ impl MoveList {
         self.items[i]
     }
 
+    /// The candidates from position `i` on, best first (for sharing with other threads).
+    pub fn sorted_from(&mut self, i: usize) -> Vec<Candidate> {
+        let rest = &mut self.items[i..self.len];
+        rest.sort_by_key(|c| std::cmp::Reverse(c.score));
+        rest.to_vec()
+    }
+
     /// Fastest-first scores for the endgame: few replies for the opponent (corners counted
     /// twice), few potential replies, odd quadrants first; the table move before all.
     #[inline]
