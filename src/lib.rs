@@ -11,3 +11,4 @@ pub mod tools;
 pub use board::{Board, Move, Square, Symmetry};
 pub mod eval;
 pub mod search;
+pub mod train;

@@ -1,0 +1,306 @@
+//! The pattern evaluation: weights from a [`Weights`] file unfolded into run-time tables (one
+//! per phase and per perspective), evaluated from scratch ([`Evaluator`]) or from an incremental
+//! [`Features`] state ([`PatternEval::eval_features`]); and a small deterministic weights
+//! generator for tests, so no test depends on the trained file.
+
+use super::features::Features;
+use super::patterns::{
+    layout, phase, scalar_indices, TableKind, N_INSTANCES, N_PATTERN_TYPES, N_SCALAR_TABLES,
+    N_TABLES,
+};
+use super::weights::{TableHeader, Weights, WeightsError, WeightsErrorKind};
+use super::Evaluator;
+use crate::board::Board;
+use crate::rng::Rng;
+use std::path::Path;
+
+/// The pattern evaluation with its weights unfolded for fast lookup.
+#[derive(Clone, Debug)]
+pub struct PatternEval {
+    scale: i32,
+    n_phases: usize,
+    /// Per phase, two perspective blocks (side to move = digit 1, then = digit 2), each the
+    /// raw tables of all pattern types back to back.
+    patterns: Vec<i16>,
+    /// Per phase, the scalar tables back to back.
+    scalars: Vec<i16>,
+    /// Raw entries of all pattern tables together (one perspective block).
+    pattern_block: usize,
+    scalar_block: usize,
+    /// Offset of each instance's table within a perspective block.
+    instance_offset: [u32; N_INSTANCES],
+    scalar_offset: [u32; N_SCALAR_TABLES],
+    description: String,
+}
+
+/// The tables this build expects, as a weights file lists them.
+pub fn expected_tables() -> Vec<TableHeader> {
+    layout()
+        .specs
+        .iter()
+        .map(|s| TableHeader {
+            kind: s.kind,
+            squares: s.squares,
+            entries: s.entries,
+        })
+        .collect()
+}
+
+impl PatternEval {
+    /// Loads and validates a weights file.
+    pub fn load(path: &Path) -> Result<PatternEval, WeightsError> {
+        let w = Weights::load(path)?;
+        PatternEval::from_weights(&w).map_err(|k| WeightsError::new(path, k))
+    }
+
+    /// Builds the evaluation from validated weights, checking that their tables are this
+    /// build's pattern set.
+    pub fn from_weights(w: &Weights) -> Result<PatternEval, WeightsErrorKind> {
+        let expected = expected_tables();
+        if w.tables != expected {
+            let detail = if w.tables.len() != expected.len() {
+                format!("{} tables, expected {}", w.tables.len(), expected.len())
+            } else {
+                let i = w
+                    .tables
+                    .iter()
+                    .zip(&expected)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(0);
+                format!(
+                    "table {i} is {:?}, expected {:?}",
+                    w.tables.get(i),
+                    expected.get(i)
+                )
+            };
+            return Err(WeightsErrorKind::LayoutMismatch(detail));
+        }
+        if w.data.len() != w.n_phases * w.per_phase() || w.n_phases == 0 || w.n_phases > 61 {
+            return Err(WeightsErrorKind::Inconsistent(format!(
+                "{} weights for {} phases",
+                w.data.len(),
+                w.n_phases
+            )));
+        }
+        let l = layout();
+        let mut type_offset = [0u32; N_PATTERN_TYPES];
+        let mut pattern_block = 0usize;
+        for (t, off) in type_offset.iter_mut().enumerate() {
+            *off = pattern_block as u32;
+            pattern_block += l.specs[t].raw_entries as usize;
+        }
+        let mut scalar_offset = [0u32; N_SCALAR_TABLES];
+        let mut scalar_block = 0usize;
+        for (s, off) in scalar_offset.iter_mut().enumerate() {
+            *off = scalar_block as u32;
+            scalar_block += l.specs[N_PATTERN_TYPES + s].raw_entries as usize;
+        }
+        let mut instance_offset = [0u32; N_INSTANCES];
+        for (o, inst) in instance_offset.iter_mut().zip(l.instances.iter()) {
+            *o = type_offset[inst.pattern as usize];
+        }
+        let per_phase = w.per_phase();
+        let mut patterns = vec![0i16; w.n_phases * 2 * pattern_block];
+        let mut scalars = vec![0i16; w.n_phases * scalar_block];
+        for ph in 0..w.n_phases {
+            let file = &w.data[ph * per_phase..(ph + 1) * per_phase];
+            let mut file_off = 0usize;
+            for (t, spec) in l.specs.iter().enumerate().take(N_TABLES) {
+                let stored = &file[file_off..file_off + spec.entries as usize];
+                match spec.kind {
+                    TableKind::Pattern => {
+                        let fold = &l.fold[t];
+                        let swap = &l.swap[t];
+                        let b0 = ph * 2 * pattern_block + type_offset[t] as usize;
+                        let b1 = b0 + pattern_block;
+                        for r in 0..spec.raw_entries as usize {
+                            patterns[b0 + r] = stored[fold[r] as usize];
+                            patterns[b1 + r] = stored[fold[swap[r] as usize] as usize];
+                        }
+                    }
+                    TableKind::Scalar => {
+                        let s = t - N_PATTERN_TYPES;
+                        let b = ph * scalar_block + scalar_offset[s] as usize;
+                        scalars[b..b + stored.len()].copy_from_slice(stored);
+                    }
+                }
+                file_off += spec.entries as usize;
+            }
+        }
+        Ok(PatternEval {
+            scale: w.scale as i32,
+            n_phases: w.n_phases,
+            patterns,
+            scalars,
+            pattern_block,
+            scalar_block,
+            instance_offset,
+            scalar_offset,
+            description: w.description.clone(),
+        })
+    }
+
+    /// Weight units per disc.
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    pub fn n_phases(&self) -> usize {
+        self.n_phases
+    }
+
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The evaluation of `board`, whose pattern indices are `features`, in weight units
+    /// (1/[`PatternEval::scale`] disc) for the side to move, not clamped. No allocation.
+    #[inline]
+    pub fn eval_features(&self, features: &Features, board: &Board) -> i32 {
+        let ph = phase(board.empty_count(), self.n_phases);
+        let base = (ph * 2 + usize::from(features.swapped)) * self.pattern_block;
+        let w = &self.patterns[base..base + self.pattern_block];
+        let mut sum = 0i32;
+        for (off, &idx) in self.instance_offset.iter().zip(features.idx.iter()) {
+            sum += i32::from(w[*off as usize + idx as usize]);
+        }
+        let sc = scalar_indices(board);
+        let sbase = ph * self.scalar_block;
+        let s = &self.scalars[sbase..sbase + self.scalar_block];
+        for (off, &v) in self.scalar_offset.iter().zip(sc.iter()) {
+            sum += i32::from(s[*off as usize + v as usize]);
+        }
+        sum
+    }
+
+    /// Weight units to discs: rounded to nearest, clamped to -64..=64.
+    #[inline]
+    pub fn to_discs(&self, units: i32) -> i32 {
+        let half = self.scale / 2;
+        let d = if units >= 0 {
+            (units + half) / self.scale
+        } else {
+            -((-units + half) / self.scale)
+        };
+        d.clamp(-64, 64)
+    }
+
+    /// The evaluation in weight units, from scratch.
+    pub fn eval_units(&self, board: &Board) -> i32 {
+        self.eval_features(&Features::new(board), board)
+    }
+}
+
+impl Evaluator for PatternEval {
+    fn evaluate(&self, board: &Board) -> i32 {
+        self.to_discs(self.eval_units(board))
+    }
+}
+
+/// Small deterministic weights for tests: `n_phases` phases of pseudo-random values of a few
+/// discs, with a mild positional bias so searches have something to order by.
+pub fn test_weights(n_phases: usize, seed: u64) -> Weights {
+    let tables = expected_tables();
+    let per_phase: usize = tables.iter().map(|t| t.entries as usize).sum();
+    let mut rng = Rng::new(seed);
+    let data = (0..n_phases * per_phase)
+        .map(|_| (rng.below(257) as i16) - 128)
+        .collect();
+    Weights {
+        description: format!("test weights, seed {seed}"),
+        created: 0,
+        scale: 64,
+        n_phases,
+        tables,
+        data,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Square, Symmetry};
+
+    fn eval() -> PatternEval {
+        PatternEval::from_weights(&test_weights(4, 1)).unwrap()
+    }
+
+    #[test]
+    fn symmetric_positions_evaluate_equally() {
+        let e = eval();
+        let mut rng = Rng::new(9);
+        for _ in 0..2_000 {
+            let a = rng.next_u64();
+            let b = rng.next_u64() & !a;
+            let board = Board::new(a, b);
+            let v = e.eval_units(&board);
+            for s in Symmetry::ALL {
+                assert_eq!(e.eval_units(&board.transform(s)), v);
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_evaluation_matches_scratch() {
+        let e = eval();
+        let mut rng = Rng::new(77);
+        for _ in 0..300 {
+            let mut board = Board::START;
+            let mut feat = Features::new(&board);
+            loop {
+                assert_eq!(e.eval_features(&feat, &board), e.eval_units(&board));
+                let v = e.evaluate(&board);
+                assert!((-64..=64).contains(&v));
+                let moves = board.legal_moves();
+                if moves == 0 {
+                    if board.pass().legal_moves() == 0 {
+                        break;
+                    }
+                    board = board.pass();
+                    feat.pass();
+                    continue;
+                }
+                let sq = rng.pick_bit(moves).trailing_zeros();
+                let flips = board.flips(Square::from_index(sq));
+                feat.play(sq as usize, flips);
+                board = board.play_flips(Square::from_index(sq), flips);
+            }
+        }
+    }
+
+    #[test]
+    fn layout_mismatch_is_refused() {
+        let mut w = test_weights(1, 2);
+        w.tables[3].entries -= 1;
+        w.data.pop();
+        let e = PatternEval::from_weights(&w).unwrap_err();
+        assert!(matches!(e, WeightsErrorKind::LayoutMismatch(_)));
+        assert!(e.to_string().contains("table 3"));
+    }
+
+    #[test]
+    fn test_weights_round_trip_through_the_file_format() {
+        let w = test_weights(2, 3);
+        let bytes = w.to_bytes().unwrap();
+        assert!(bytes.len() < 1_000_000);
+        let back = Weights::from_bytes(&bytes).unwrap();
+        assert_eq!(back, w);
+        let (a, b) = (
+            PatternEval::from_weights(&w).unwrap(),
+            PatternEval::from_weights(&back).unwrap(),
+        );
+        assert_eq!(a.eval_units(&Board::START), b.eval_units(&Board::START));
+    }
+
+    #[test]
+    fn rounding_to_discs() {
+        let e = eval();
+        assert_eq!(e.to_discs(0), 0);
+        assert_eq!(e.to_discs(31), 0);
+        assert_eq!(e.to_discs(32), 1);
+        assert_eq!(e.to_discs(-32), -1);
+        assert_eq!(e.to_discs(-31), 0);
+        assert_eq!(e.to_discs(64 * 100), 64);
+        assert_eq!(e.to_discs(-64 * 100), -64);
+    }
+}

@@ -1,0 +1,573 @@
+//! The pattern set and the non-pattern features: which squares each pattern covers, its
+//! symmetric instances, ternary indices from scratch (PEXT or portable) and the folding of
+//! symmetric duplicates, plus the scalar features (mobility, potential mobility, parity, bias)
+//! and the phase of a position.
+//!
+//! # Patterns
+//!
+//! Eleven pattern types in the Logistello/Edax tradition, each given by its *base* squares
+//! (below, for the a1 corner / first row); its instances are the images of the base under the
+//! 8 board symmetries, duplicates (same square set) dropped:
+//!
+//! | type | squares | base | instances |
+//! |---|---|---|---|
+//! | edge + 2 X | 10 | a1-h1, b2, g2 | 4 |
+//! | corner 3x3 | 9 | a1-c3 | 4 |
+//! | corner 2x5 | 10 | a1-e1, a2-e2 | 8 |
+//! | line 2 / 3 / 4 | 8 | a2-h2 / a3-h3 / a4-h4 | 4 each |
+//! | diagonal 8 | 8 | a1-h8 | 2 |
+//! | diagonal 7 / 6 / 5 / 4 | 7 / 6 / 5 / 4 | b1-h7 / c1-h6 / d1-h5 / e1-h4 | 4 each |
+//!
+//! 46 instances in all. The index of an instance is ternary, one digit per square
+//! (0 empty, 1 the side to move, 2 the opponent), the digit of the k-th base square (in
+//! ascending square order) weighted 3^k; instance `(type, σ)` reads square `σ(base_k)`. So the
+//! from-scratch index is `B2T[pext(σ⁻¹(player), mask)] + 2 * B2T[pext(σ⁻¹(opponent), mask)]`.
+//!
+//! Symmetries that map a base onto itself (the mirror of an edge, the diagonal of a corner
+//! block, the reversal of a diagonal) permute its digits; indices related that way describe the
+//! same configuration and share one weight: [`Layout::fold`] maps every raw index to its folded
+//! index, and the weights file stores folded tables only.
+//!
+//! # Scalar features and phases
+//!
+//! Mobility (legal moves) of each side, potential mobility (empties next to the other side's
+//! discs) of each side, a parity term (number of quadrants with an odd number of empties,
+//! times two, plus the parity of all empties) and a bias: each is a small table indexed by the
+//! (capped) count. Every table has one set of weights per phase; the phase of a position is
+//! `ply * n_phases / 61` with `ply = 60 - empties` (0..=60), so 61 phases means one per ply and
+//! fewer phases group neighbouring plies. The number of phases is stored in the weights file.
+
+use crate::board::movegen::{legal_moves, potential_moves};
+use crate::board::{Board, Square, Symmetry};
+use std::sync::OnceLock;
+
+/// Number of pattern types.
+pub const N_PATTERN_TYPES: usize = 11;
+/// Number of pattern instances (all symmetric images).
+pub const N_INSTANCES: usize = 46;
+/// Number of scalar tables (mobility x2, potential mobility x2, parity, bias).
+pub const N_SCALAR_TABLES: usize = 6;
+/// All tables: the pattern types, then the scalar tables.
+pub const N_TABLES: usize = N_PATTERN_TYPES + N_SCALAR_TABLES;
+/// Most squares in one pattern.
+pub const MAX_PATTERN_SQUARES: usize = 10;
+/// Phases when every ply has its own weights.
+pub const MAX_PHASES: usize = 61;
+
+/// Mobility counts at or above this share the last entry.
+pub const MOBILITY_CAP: usize = 35;
+/// Potential-mobility counts at or above this share the last entry.
+pub const POTENTIAL_CAP: usize = 47;
+/// Entries of the parity table: odd quadrants (0..=4) * 2 + empties parity.
+pub const PARITY_ENTRIES: usize = 10;
+
+/// Table indices of the scalar tables (after the pattern types).
+pub const T_MOBILITY_PLAYER: usize = N_PATTERN_TYPES;
+pub const T_MOBILITY_OPPONENT: usize = N_PATTERN_TYPES + 1;
+pub const T_POTENTIAL_PLAYER: usize = N_PATTERN_TYPES + 2;
+pub const T_POTENTIAL_OPPONENT: usize = N_PATTERN_TYPES + 3;
+pub const T_PARITY: usize = N_PATTERN_TYPES + 4;
+pub const T_BIAS: usize = N_PATTERN_TYPES + 5;
+
+/// What a table describes (stored in the weights file header).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TableKind {
+    /// A pattern over `squares` squares, folded by its self-symmetries.
+    Pattern,
+    /// A scalar feature: one entry per value.
+    Scalar,
+}
+
+/// The shape of one table: kind, squares (patterns; 0 for scalars) and folded entries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TableSpec {
+    pub kind: TableKind,
+    pub squares: u8,
+    /// Entries stored in the weights file (folded).
+    pub entries: u32,
+    /// Entries at run time (3^squares for patterns).
+    pub raw_entries: u32,
+}
+
+/// Human-readable names of the tables, in table order.
+pub const TABLE_NAMES: [&str; N_TABLES] = [
+    "edge+2X",
+    "corner3x3",
+    "corner2x5",
+    "line2",
+    "line3",
+    "line4",
+    "diag8",
+    "diag7",
+    "diag6",
+    "diag5",
+    "diag4",
+    "mobility(player)",
+    "mobility(opponent)",
+    "potential(player)",
+    "potential(opponent)",
+    "parity",
+    "bias",
+];
+
+const fn bits(squares: &[u8]) -> u64 {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < squares.len() {
+        m |= 1u64 << squares[i];
+        i += 1;
+    }
+    m
+}
+
+/// Base square sets of the pattern types (a1 = 0, row-major).
+pub const BASE_MASKS: [u64; N_PATTERN_TYPES] = [
+    bits(&[0, 1, 2, 3, 4, 5, 6, 7, 9, 14]),
+    bits(&[0, 1, 2, 8, 9, 10, 16, 17, 18]),
+    bits(&[0, 1, 2, 3, 4, 8, 9, 10, 11, 12]),
+    0x0000_0000_0000_FF00,
+    0x0000_0000_00FF_0000,
+    0x0000_0000_FF00_0000,
+    bits(&[0, 9, 18, 27, 36, 45, 54, 63]),
+    bits(&[1, 10, 19, 28, 37, 46, 55]),
+    bits(&[2, 11, 20, 29, 38, 47]),
+    bits(&[3, 12, 21, 30, 39]),
+    bits(&[4, 13, 22, 31]),
+];
+
+/// 3^k.
+pub const fn pow3(k: usize) -> usize {
+    let mut p = 1;
+    let mut i = 0;
+    while i < k {
+        p *= 3;
+        i += 1;
+    }
+    p
+}
+
+/// `B2T[b]`: the ternary number whose digits are the bits of `b` (bit k -> digit k, 3^k).
+static B2T: [u16; 1 << MAX_PATTERN_SQUARES] = {
+    let mut t = [0u16; 1 << MAX_PATTERN_SQUARES];
+    let mut b = 0;
+    while b < t.len() {
+        let mut v = 0usize;
+        let mut k = 0;
+        while k < MAX_PATTERN_SQUARES {
+            if b & (1 << k) != 0 {
+                v += pow3(k);
+            }
+            k += 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+};
+
+/// Parallel bit extract, portable: the bits of `x` under `mask`, packed low in mask order.
+#[inline]
+pub fn pext_portable(x: u64, mut mask: u64) -> u64 {
+    let mut out = 0u64;
+    let mut k = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & low != 0 {
+            out |= 1 << k;
+        }
+        k += 1;
+        mask ^= low;
+    }
+    out
+}
+
+/// Parallel bit extract with the BMI2 instruction.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+pub fn pext_bmi2(x: u64, mask: u64) -> u64 {
+    // SAFETY: this function is compiled only when the build targets BMI2
+    // (`target_feature = "bmi2"`), so the instruction exists on every CPU the binary runs on.
+    unsafe { core::arch::x86_64::_pext_u64(x, mask) }
+}
+
+/// Parallel bit extract: BMI2 when the build targets it, else portable.
+#[inline(always)]
+pub fn pext(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        pext_bmi2(x, mask)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        pext_portable(x, mask)
+    }
+}
+
+/// Which kernel [`pext`] uses.
+pub const PEXT_KERNEL: &str = if cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) {
+    "bmi2"
+} else {
+    "portable"
+};
+
+/// One pattern instance: its type and the symmetry that maps the base onto it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instance {
+    pub pattern: u8,
+    pub symmetry: Symmetry,
+    /// Board squares of the instance, as a bitboard.
+    pub mask: u64,
+}
+
+/// An entry of the per-square update list: instance `instance` gets `3^k` for this square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SquareEntry {
+    pub instance: u8,
+    pub power: u16,
+}
+
+/// Most instances one square belongs to.
+pub const MAX_PER_SQUARE: usize = 8;
+
+/// Every derived table of the pattern set, built once.
+#[derive(Debug)]
+pub struct Layout {
+    pub instances: [Instance; N_INSTANCES],
+    /// For each square, the instances containing it with their digit weight 3^k.
+    pub square_entries: [[SquareEntry; MAX_PER_SQUARE]; 64],
+    pub square_counts: [u8; 64],
+    /// Raw index -> folded index, per pattern type (length 3^squares).
+    pub fold: Vec<Vec<u32>>,
+    /// Raw index -> the index with digits 1 and 2 swapped (the other side's view).
+    pub swap: Vec<Vec<u16>>,
+    pub specs: [TableSpec; N_TABLES],
+}
+
+/// The pattern set's derived tables.
+pub fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(Layout::build)
+}
+
+/// Squares of a bitboard in ascending order.
+fn squares_of(mask: u64) -> Vec<usize> {
+    (0..64).filter(|&s| mask & (1u64 << s) != 0).collect()
+}
+
+/// Digit `k` of a ternary number.
+fn digit(index: usize, k: usize) -> usize {
+    (index / pow3(k)) % 3
+}
+
+impl Layout {
+    fn build() -> Layout {
+        let mut instances = Vec::with_capacity(N_INSTANCES);
+        let mut fold = Vec::with_capacity(N_PATTERN_TYPES);
+        let mut swap = Vec::with_capacity(N_PATTERN_TYPES);
+        let mut specs = Vec::with_capacity(N_TABLES);
+        for (t, &base) in BASE_MASKS.iter().enumerate() {
+            let base_sq = squares_of(base);
+            let n = base_sq.len();
+            // Instances: distinct images of the base.
+            let mut seen: Vec<u64> = Vec::new();
+            for s in Symmetry::ALL {
+                let m = s.apply(base);
+                if !seen.contains(&m) {
+                    seen.push(m);
+                    instances.push(Instance {
+                        pattern: t as u8,
+                        symmetry: s,
+                        mask: m,
+                    });
+                }
+            }
+            // Self-symmetries of the base, as digit permutations: digit k goes to perm[k].
+            let perms: Vec<Vec<usize>> = Symmetry::ALL
+                .iter()
+                .filter(|s| s.apply(base) == base)
+                .map(|s| {
+                    base_sq
+                        .iter()
+                        .map(|&sq| {
+                            let img = s.apply_square(Square::from_index(sq as u32)).index();
+                            base_sq.iter().position(|&b| b == img).unwrap_or(0)
+                        })
+                        .collect()
+                })
+                .collect();
+            let size = pow3(n);
+            let canonical = |idx: usize| -> usize {
+                perms
+                    .iter()
+                    .map(|p| (0..n).map(|k| digit(idx, k) * pow3(p[k])).sum::<usize>())
+                    .min()
+                    .unwrap_or(idx)
+            };
+            let mut map = vec![u32::MAX; size];
+            let mut next = 0u32;
+            for (idx, slot) in map.iter_mut().enumerate() {
+                if canonical(idx) == idx {
+                    *slot = next;
+                    next += 1;
+                }
+            }
+            for idx in 0..size {
+                let c = canonical(idx);
+                map[idx] = map[c];
+            }
+            fold.push(map);
+            swap.push(
+                (0..size)
+                    .map(|idx| {
+                        (0..n)
+                            .map(|k| [0, 2, 1][digit(idx, k)] * pow3(k))
+                            .sum::<usize>() as u16
+                    })
+                    .collect(),
+            );
+            specs.push(TableSpec {
+                kind: TableKind::Pattern,
+                squares: n as u8,
+                entries: next,
+                raw_entries: size as u32,
+            });
+        }
+        for entries in [
+            MOBILITY_CAP + 1,
+            MOBILITY_CAP + 1,
+            POTENTIAL_CAP + 1,
+            POTENTIAL_CAP + 1,
+            PARITY_ENTRIES,
+            1,
+        ] {
+            specs.push(TableSpec {
+                kind: TableKind::Scalar,
+                squares: 0,
+                entries: entries as u32,
+                raw_entries: entries as u32,
+            });
+        }
+        let mut square_entries = [[SquareEntry::default(); MAX_PER_SQUARE]; 64];
+        let mut square_counts = [0u8; 64];
+        for (i, inst) in instances.iter().enumerate() {
+            let base_sq = squares_of(BASE_MASKS[inst.pattern as usize]);
+            for (k, &b) in base_sq.iter().enumerate() {
+                let sq = inst
+                    .symmetry
+                    .apply_square(Square::from_index(b as u32))
+                    .index();
+                let c = square_counts[sq] as usize;
+                square_entries[sq][c] = SquareEntry {
+                    instance: i as u8,
+                    power: pow3(k) as u16,
+                };
+                square_counts[sq] += 1;
+            }
+        }
+        Layout {
+            instances: instances
+                .try_into()
+                .unwrap_or_else(|v: Vec<Instance>| panic!("pattern set has {} instances", v.len())),
+            square_entries,
+            square_counts,
+            fold,
+            swap,
+            specs: specs
+                .try_into()
+                .unwrap_or_else(|v: Vec<TableSpec>| panic!("pattern set has {} tables", v.len())),
+        }
+    }
+}
+
+/// The raw ternary indices of all instances, side to move = digit 1, computed from scratch
+/// with `extract` as the bit-extract kernel.
+#[inline(always)]
+fn indices_with(board: &Board, extract: impl Fn(u64, u64) -> u64) -> [u16; N_INSTANCES] {
+    let l = layout();
+    let mut views = [(0u64, 0u64); 8];
+    for s in Symmetry::ALL {
+        let inv = s.inverse();
+        views[s.index()] = (inv.apply(board.player), inv.apply(board.opponent));
+    }
+    let mut out = [0u16; N_INSTANCES];
+    for (o, inst) in out.iter_mut().zip(l.instances.iter()) {
+        let (p, q) = views[inst.symmetry.index()];
+        let mask = BASE_MASKS[inst.pattern as usize];
+        *o = B2T[extract(p, mask) as usize] + 2 * B2T[extract(q, mask) as usize];
+    }
+    out
+}
+
+/// The raw ternary indices of all instances from scratch (side to move = digit 1).
+pub fn indices(board: &Board) -> [u16; N_INSTANCES] {
+    indices_with(board, pext)
+}
+
+/// As [`indices`], always with the portable bit extract (tests compare the two).
+pub fn indices_portable(board: &Board) -> [u16; N_INSTANCES] {
+    indices_with(board, pext_portable)
+}
+
+/// The same indices read square by square (a slow, independent reference for tests).
+pub fn indices_reference(board: &Board) -> [u16; N_INSTANCES] {
+    let l = layout();
+    let mut out = [0u16; N_INSTANCES];
+    for sq in 0..64 {
+        let d = if board.player >> sq & 1 != 0 {
+            1
+        } else if board.opponent >> sq & 1 != 0 {
+            2
+        } else {
+            0
+        };
+        for e in &l.square_entries[sq][..l.square_counts[sq] as usize] {
+            out[e.instance as usize] += d * e.power;
+        }
+    }
+    out
+}
+
+/// The phase of a position with `empties` empty squares among `n_phases`.
+#[inline(always)]
+pub fn phase(empties: u32, n_phases: usize) -> usize {
+    let ply = 60u32.saturating_sub(empties) as usize;
+    (ply * n_phases / MAX_PHASES).min(n_phases.saturating_sub(1))
+}
+
+/// The scalar feature values of a position: the entry of each scalar table, in table order.
+#[inline(always)]
+pub fn scalar_indices(board: &Board) -> [u8; N_SCALAR_TABLES] {
+    let (p, o) = (board.player, board.opponent);
+    let mob_p = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_CAP);
+    let mob_o = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_CAP);
+    let pot_p = (potential_moves(p, o).count_ones() as usize).min(POTENTIAL_CAP);
+    let pot_o = (potential_moves(o, p).count_ones() as usize).min(POTENTIAL_CAP);
+    let e = board.empties();
+    const Q: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+    let odd = Q.iter().filter(|&&q| (e & q).count_ones() & 1 == 1).count();
+    let parity = odd * 2 + (e.count_ones() & 1) as usize;
+    [
+        mob_p as u8,
+        mob_o as u8,
+        pot_p as u8,
+        pot_o as u8,
+        parity as u8,
+        0,
+    ]
+}
+
+/// Folded index of a raw pattern index of type `pattern`.
+#[inline(always)]
+pub fn folded(pattern: usize, raw: u16) -> u32 {
+    layout().fold[pattern][raw as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    #[test]
+    fn instance_counts() {
+        let l = layout();
+        let mut per_type = [0; N_PATTERN_TYPES];
+        for i in &l.instances {
+            per_type[i.pattern as usize] += 1;
+        }
+        assert_eq!(per_type, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+        for sq in 0..64 {
+            assert!(l.square_counts[sq] as usize <= MAX_PER_SQUARE);
+        }
+        // Every square is covered by some pattern.
+        assert!((0..64).all(|sq| l.square_counts[sq] > 0));
+    }
+
+    #[test]
+    fn folded_sizes() {
+        let l = layout();
+        let entries: Vec<u32> = l.specs[..N_PATTERN_TYPES]
+            .iter()
+            .map(|s| s.entries)
+            .collect();
+        // Mirror-symmetric patterns: (3^n + 3^(n/2 or palindromes)) / 2.
+        assert_eq!(entries[0], (59049 + 243) / 2); // edge: 5 mirrored square pairs
+        assert_eq!(entries[1], (19683 + 729) / 2); // 3x3: 3 squares on the diagonal
+        assert_eq!(entries[2], 59049); // 2x5: none
+        assert_eq!(entries[3], (6561 + 81) / 2);
+        assert_eq!(entries[6], (6561 + 81) / 2); // diag 8: reversal (transpose fixes it)
+        assert_eq!(entries[7], (2187 + 81) / 2);
+        assert_eq!(entries[10], (81 + 9) / 2);
+    }
+
+    #[test]
+    fn pext_kernels_agree() {
+        let mut rng = Rng::new(7);
+        for _ in 0..100_000 {
+            let x = rng.next_u64();
+            let m = rng.next_u64() & rng.next_u64();
+            assert_eq!(pext(x, m), pext_portable(x, m));
+        }
+    }
+
+    #[test]
+    fn scratch_kernels_agree_with_reference() {
+        let mut rng = Rng::new(11);
+        for _ in 0..20_000 {
+            let a = rng.next_u64();
+            let b = rng.next_u64() & !a;
+            let board = Board::new(a, b);
+            let r = indices_reference(&board);
+            assert_eq!(indices(&board), r);
+            assert_eq!(indices_portable(&board), r);
+        }
+    }
+
+    #[test]
+    fn folded_index_is_symmetry_invariant() {
+        // The multiset of (type, folded index) over all instances is the same for all 8 images.
+        let mut rng = Rng::new(3);
+        for _ in 0..2_000 {
+            let a = rng.next_u64();
+            let b = rng.next_u64() & !a;
+            let board = Board::new(a, b);
+            let key = |bd: &Board| {
+                let idx = indices(bd);
+                let mut v: Vec<(u8, u32)> = layout()
+                    .instances
+                    .iter()
+                    .zip(idx)
+                    .map(|(i, x)| (i.pattern, folded(i.pattern as usize, x)))
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            let k0 = key(&board);
+            for s in Symmetry::ALL {
+                assert_eq!(key(&board.transform(s)), k0);
+            }
+        }
+    }
+
+    #[test]
+    fn phases_cover_the_game() {
+        assert_eq!(phase(60, 61), 0);
+        assert_eq!(phase(0, 61), 60);
+        assert_eq!(phase(60, 15), 0);
+        assert_eq!(phase(0, 15), 14);
+        assert_eq!(phase(64, 15), 0);
+        for n in 1..=61 {
+            let mut last = 0;
+            for e in (0..=60).rev() {
+                let p = phase(e, n);
+                assert!(p >= last && p < n);
+                last = p;
+            }
+            assert_eq!(last, n - 1);
+        }
+    }
+}

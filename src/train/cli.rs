@@ -1,0 +1,388 @@
+//! The `wedge train` and `wedge eval` entry points: their arguments (clap) and the pipelines
+//! that run them (read games, label with a cache, fit with checkpoints, write weights; or
+//! evaluate an OBF file).
+
+use super::dataset::{load_samples, save_samples, Sample};
+use super::evaluate::{evaluate_entries, format_error_table};
+use super::fit::{encode_all, fit, metrics, FitConfig};
+use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
+use super::heldout::{make_heldout, to_obf_text};
+use super::label::{label_games, LabelConfig};
+use super::progress::Progress;
+use crate::eval::heuristic::Heuristic;
+use crate::eval::weights::{default_weights_path, write_atomic};
+use crate::eval::PatternEval;
+use crate::formats::parse_obf_file;
+use std::path::{Path, PathBuf};
+
+/// `wedge train`: fit the evaluation weights on game records.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TrainArgs {
+    /// Directory of WTHOR `WTH_yyyy.wtb` files (2017-2020 are never trained on).
+    #[arg(long, default_value = "../shared/data/wthor")]
+    pub wthor: PathBuf,
+    /// More game files: GGF, or one move transcript (f5d6...) per line.
+    #[arg(long = "games")]
+    pub games: Vec<PathBuf>,
+    /// Work directory for the label cache and the checkpoint.
+    #[arg(long, default_value = "target/train")]
+    pub work: PathBuf,
+    /// Where to write the weights.
+    #[arg(long, short, default_value = "weights/default.wts")]
+    pub out: PathBuf,
+    /// Positions with at most this many empties are labelled by exact solves.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=22))]
+    pub solve_empties: u32,
+    /// Number of phases (game stages by number of empties; 61 = one per ply).
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u32).range(1..=61))]
+    pub phases: u32,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 40)]
+    pub epochs: u32,
+    /// Adam step size in discs (decays linearly to a tenth).
+    #[arg(long, default_value_t = 0.02)]
+    pub lr: f32,
+    /// L2 regularisation (pseudo-observations of zero per weight).
+    #[arg(long, default_value_t = 4.0)]
+    pub l2: f32,
+    /// Mini-batches per epoch.
+    #[arg(long, default_value_t = 64)]
+    pub batches: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table per labelling thread, MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash_mb: usize,
+    /// Use at most this many games (tiny runs).
+    #[arg(long)]
+    pub max_games: Option<usize>,
+    /// Ignore any checkpoint and start the fit afresh.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Random seed (shuffling).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Instead of training: write the held-out test set (2017-2020 positions with 20-24
+    /// empties, exact scores) to this OBF file.
+    #[arg(long)]
+    pub heldout_obf: Option<PathBuf>,
+    /// Held-out positions per empties count.
+    #[arg(long, default_value_t = 100)]
+    pub heldout_per_count: usize,
+    /// Weights used for move ordering while solving held-out positions (default: stand-in).
+    #[arg(long)]
+    pub heldout_weights: Option<PathBuf>,
+    /// No progress output (tests).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl TrainArgs {
+    /// The defaults, as if given no options.
+    pub fn defaults() -> TrainArgs {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            args: TrainArgs,
+        }
+        Wrap::parse_from(["train"]).args
+    }
+}
+
+/// `wedge eval`: evaluate the positions of an OBF file.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EvalArgs {
+    /// The OBF file.
+    pub file: PathBuf,
+    /// Search depth (0 = static evaluation).
+    #[arg(long, default_value_t = 0)]
+    pub depth: u32,
+    /// Weights file (default: weights/default.wts found as usual).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Transposition table size for searches, MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Print only the error table, not every position.
+    #[arg(long)]
+    pub summary: bool,
+}
+
+/// Loads the weights named, or the default ones.
+pub fn load_weights(path: Option<&Path>) -> Result<PatternEval, String> {
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => default_weights_path()
+            .ok_or("no weights file given and weights/default.wts not found")?,
+    };
+    PatternEval::load(&path).map_err(|e| e.to_string())
+}
+
+/// Runs `wedge eval`.
+pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
+    let eval = load_weights(args.weights.as_deref())?;
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let entries = parse_obf_file(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let start = std::time::Instant::now();
+    let results = evaluate_entries(&entries, &eval, args.depth, args.hash_mb);
+    let secs = start.elapsed().as_secs_f64();
+    if !args.summary {
+        println!("{:>5} {:>7} {:>6} {:>6}", "#", "empties", "eval", "exact");
+        for (i, r) in results.iter().enumerate() {
+            let exact = r.exact.map_or("-".to_string(), |x| format!("{x:+}"));
+            println!("{:>5} {:>7} {:>+6} {:>6}", i + 1, r.empties, r.value, exact);
+        }
+    }
+    println!(
+        "{} positions, {} evaluation at depth {}, {:.3} s",
+        results.len(),
+        if args.depth == 0 { "static" } else { "search" },
+        args.depth,
+        secs
+    );
+    if results.iter().any(|r| r.exact.is_some()) {
+        print!("{}", format_error_table(&results));
+    }
+    Ok(())
+}
+
+fn threads_of(args: &TrainArgs) -> usize {
+    args.threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// One source of games and where its labels are cached.
+struct Source {
+    name: String,
+    cache: PathBuf,
+    year: Option<u16>,
+    path: PathBuf,
+    wthor: bool,
+}
+
+/// Reads, labels (with the cache) and returns the training samples; games from 2017-2020 are
+/// never read.
+pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
+    let threads = threads_of(args);
+    let label_dir = args.work.join("labels");
+    std::fs::create_dir_all(&label_dir)
+        .map_err(|e| format!("cannot create {}: {e}", label_dir.display()))?;
+    let limit_tag = args.max_games.map_or(String::new(), |n| format!("-max{n}"));
+    let mut sources = Vec::new();
+    if args.wthor.as_os_str() != "" && args.wthor.is_dir() {
+        for (path, year) in wthor_files(&args.wthor)? {
+            if HELD_OUT_YEARS.contains(&year) {
+                continue;
+            }
+            let stem = path
+                .file_stem()
+                .map_or("wthor".into(), |s| s.to_string_lossy().into_owned());
+            sources.push(Source {
+                cache: label_dir.join(format!("{stem}-s{}{limit_tag}.lbl", args.solve_empties)),
+                name: stem,
+                year: Some(year),
+                path,
+                wthor: true,
+            });
+        }
+    } else if args.games.is_empty() {
+        return Err(format!(
+            "WTHOR directory {} not found and no --games given",
+            args.wthor.display()
+        ));
+    }
+    for (i, path) in args.games.iter().enumerate() {
+        let stem = path
+            .file_stem()
+            .map_or("games".into(), |s| s.to_string_lossy().into_owned());
+        sources.push(Source {
+            cache: label_dir.join(format!(
+                "user{i}-{stem}-{:016x}-s{}{limit_tag}.lbl",
+                crate::eval::weights::fnv1a64(path.to_string_lossy().as_bytes()),
+                args.solve_empties
+            )),
+            name: stem,
+            year: None,
+            path: path.clone(),
+            wthor: false,
+        });
+    }
+    // Cached sources load; the others are read now and labelled below.
+    let mut remaining = args.max_games.unwrap_or(usize::MAX);
+    let mut parts: Vec<(usize, Vec<Sample>)> = Vec::new();
+    let mut todo: Vec<(usize, Vec<GameRecord>)> = Vec::new();
+    for (si, src) in sources.iter().enumerate() {
+        if remaining == 0 {
+            break;
+        }
+        if let Ok(samples) = load_samples(&src.cache) {
+            let games = samples.last().map_or(0, |s| s.game as usize + 1);
+            remaining = remaining.saturating_sub(games);
+            parts.push((si, samples));
+            continue;
+        }
+        let (mut games, bad) = if src.wthor {
+            read_wthor_file(&src.path, src.year.unwrap_or(0), remaining)?
+        } else {
+            read_game_file(&src.path)?
+        };
+        games.truncate(remaining);
+        remaining -= games.len();
+        if bad > 0 && !args.quiet {
+            eprintln!("{}: {bad} records did not replay (skipped)", src.name);
+        }
+        todo.push((si, games));
+    }
+    let total: u64 = todo.iter().map(|(_, g)| g.len() as u64).sum();
+    if total > 0 {
+        if !args.quiet {
+            eprintln!(
+                "labelling {total} games from {} files (exact solves at <= {} empties, {threads} threads)",
+                todo.len(),
+                args.solve_empties
+            );
+        }
+        let cfg = LabelConfig {
+            solve_empties: args.solve_empties,
+            threads,
+            hash_mb: args.hash_mb,
+        };
+        let mut progress = Progress::new("games", total, args.quiet);
+        let mut base = 0u64;
+        for (si, games) in todo {
+            let samples = label_games(&games, 0, &cfg, &mut progress, base);
+            base += games.len() as u64;
+            save_samples(&sources[si].cache, &samples)?;
+            parts.push((si, samples));
+        }
+        progress.finish(base);
+    }
+    parts.sort_by_key(|(si, _)| *si);
+    // Game ids are per source: make them unique across sources.
+    let mut out = Vec::new();
+    for (si, samples) in parts {
+        out.extend(samples.into_iter().map(|mut s| {
+            s.game = s.game.wrapping_add((si as u32) << 20);
+            s
+        }));
+    }
+    Ok(out)
+}
+
+/// True for the games kept aside to watch the fit (one in 20, by a hash of the game id).
+pub fn is_validation(s: &Sample) -> bool {
+    crate::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
+}
+
+/// Runs `wedge train`.
+pub fn run_train(args: &TrainArgs) -> Result<(), String> {
+    let threads = threads_of(args);
+    if let Some(out) = &args.heldout_obf {
+        let entries = match &args.heldout_weights {
+            Some(w) => {
+                let e = load_weights(Some(w))?;
+                make_heldout(
+                    &args.wthor,
+                    20..=24,
+                    args.heldout_per_count,
+                    threads,
+                    &e,
+                    args.quiet,
+                )?
+            }
+            None => make_heldout(
+                &args.wthor,
+                20..=24,
+                args.heldout_per_count,
+                threads,
+                &Heuristic,
+                args.quiet,
+            )?,
+        };
+        write_atomic(out, to_obf_text(&entries).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        eprintln!(
+            "wrote {} held-out positions to {}",
+            entries.len(),
+            out.display()
+        );
+        return Ok(());
+    }
+    let started = std::time::Instant::now();
+    let samples = training_samples(args)?;
+    let (val, train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(is_validation);
+    let n_phases = args.phases as usize;
+    if !args.quiet {
+        eprintln!(
+            "{} training positions, {} validation positions; encoding",
+            train.len(),
+            val.len()
+        );
+    }
+    if train.is_empty() {
+        return Err("no training positions".into());
+    }
+    let train_rows = encode_all(&train, n_phases, threads);
+    let val_rows = encode_all(&val, n_phases, threads);
+    let exact = train
+        .iter()
+        .filter(|s| s.kind == super::dataset::LabelKind::Exact)
+        .count();
+    drop(train);
+    drop(val);
+    let cfg = FitConfig {
+        n_phases,
+        epochs: args.epochs,
+        lr: args.lr,
+        l2: args.l2,
+        batches: args.batches,
+        threads,
+        seed: args.seed,
+    };
+    std::fs::create_dir_all(&args.work)
+        .map_err(|e| format!("cannot create {}: {e}", args.work.display()))?;
+    let ckpt = args.work.join(format!("checkpoint-p{n_phases}.ckpt"));
+    if args.fresh {
+        let _ = std::fs::remove_file(&ckpt);
+    }
+    let (model, reports) = fit(&cfg, &train_rows, &val_rows, Some(&ckpt), args.quiet)?;
+    let val = metrics(&model, &val_rows, threads);
+    let created = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let description = format!(
+        "Wedge pattern weights: {} phases; trained on {} positions ({} exact solves at <= {} \
+         empties, the rest WTHOR theoretical scores or game results) from WTHOR games before \
+         2017; Adam lr {} l2 {} {} epochs x {} batches; validation MAE {:.3} (20-24 empties \
+         {:.3})",
+        n_phases,
+        train_rows.len(),
+        exact,
+        args.solve_empties,
+        args.lr,
+        args.l2,
+        args.epochs,
+        args.batches,
+        val.mae,
+        val.mae_2024
+    );
+    let weights = model.to_weights(&description, created);
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    weights.save(&args.out).map_err(|e| e.to_string())?;
+    if !args.quiet {
+        eprintln!(
+            "wrote {} ({} epochs this run, {:.0} s); {description}",
+            args.out.display(),
+            reports.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}

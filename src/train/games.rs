@@ -1,0 +1,125 @@
+//! Game records for training: WTHOR databases (with their theoretical scores), GGF files and
+//! move-transcript files, replayed into positions. Bad records are counted and skipped, never
+//! fatal; unreadable files are errors that name the file.
+
+use crate::formats::{
+    parse_ggf_games, read_wthor_games, replay_inferring_passes, Color, Game, Position,
+};
+use std::path::{Path, PathBuf};
+
+/// Games from these years are never trained on (the held-out set).
+pub const HELD_OUT_YEARS: std::ops::RangeInclusive<u16> = 2017..=2020;
+
+/// One replayed game and what its record says about its value.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Year of the game, when the record says.
+    pub year: Option<u16>,
+    /// The position before each move and after the last.
+    pub positions: Vec<Position>,
+    /// `(empties, black's disc difference)` under perfect play from the game's position with
+    /// that many empties (WTHOR's theoretical score).
+    pub theoretical: Option<(u32, i32)>,
+    /// Black's final disc difference, when the game was played to the end.
+    pub final_black: Option<i32>,
+}
+
+/// The side to move's view of a black disc difference.
+pub fn for_side_to_move(black_diff: i32, to_move: Color) -> i32 {
+    match to_move {
+        Color::Black => black_diff,
+        Color::White => -black_diff,
+    }
+}
+
+fn record_from_game(game: &Game, year: Option<u16>, theoretical: Option<(u32, i32)>) -> GameRecord {
+    let positions = game.positions();
+    let final_black = if game.is_over() {
+        let last = game.position();
+        Some(for_side_to_move(last.board.final_score(), last.to_move))
+    } else {
+        None
+    };
+    GameRecord {
+        year,
+        positions,
+        theoretical,
+        final_black,
+    }
+}
+
+/// The WTHOR game files (`WTH_*.wtb`) of a directory with their years, sorted by name.
+pub fn wthor_files(dir: &Path) -> Result<Vec<(PathBuf, u16)>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().to_ascii_uppercase();
+        if let Some(rest) = name
+            .strip_prefix("WTH_")
+            .and_then(|r| r.strip_suffix(".WTB"))
+        {
+            if let Ok(year) = rest.parse::<u16>() {
+                out.push((path, year));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Reads a WTHOR file: the replayed games (at most `limit`) and the number of records that did
+/// not replay.
+pub fn read_wthor_file(
+    path: &Path,
+    year_hint: u16,
+    limit: usize,
+) -> Result<(Vec<GameRecord>, usize), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let games = read_wthor_games(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let year = if games.header.games_year != 0 {
+        games.header.games_year
+    } else {
+        year_hint
+    };
+    let depth = u32::from(games.header.theoretical_depth());
+    let mut out = Vec::new();
+    let mut bad = 0;
+    for (record, replay) in games.replay_all().take(limit) {
+        match replay {
+            Ok(game) => {
+                let t = record.theoretical_black_discs;
+                let theoretical = (t <= 64 && depth <= 60).then(|| (depth, 2 * i32::from(t) - 64));
+                out.push(record_from_game(&game, Some(year), theoretical));
+            }
+            Err(_) => bad += 1,
+        }
+    }
+    Ok((out, bad))
+}
+
+/// Reads a user-given game file: GGF when it contains `(;GM[`, else one move transcript
+/// (`f5d6c3…`) per non-empty line. Returns the games and the number that did not replay.
+pub fn read_game_file(path: &Path) -> Result<(Vec<GameRecord>, usize), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    let mut bad = 0;
+    if text.contains("(;") {
+        for g in parse_ggf_games(&text) {
+            match g {
+                Ok(g) => out.push(record_from_game(g.game(), None, None)),
+                Err(_) => bad += 1,
+            }
+        }
+    } else {
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            match replay_inferring_passes(line) {
+                Ok(game) => out.push(record_from_game(&game, None, None)),
+                Err(_) => bad += 1,
+            }
+        }
+    }
+    Ok((out, bad))
+}

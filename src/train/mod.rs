@@ -1,0 +1,19 @@
+//! The trainer: game records in (WTHOR, GGF, transcripts), labelled positions (exact solves
+//! near the end, theoretical scores or results before), a regularised least-squares fit of the
+//! pattern weights by multi-threaded Adam with per-epoch checkpoints, and the weights file out;
+//! plus `wedge eval` (evaluation error on an OBF file) and the held-out test set.
+//!
+//! Entry points for the command line: [`TrainArgs`] / [`run_train`] and [`EvalArgs`] /
+//! [`run_eval`].
+
+pub mod checkpoint;
+pub mod cli;
+pub mod dataset;
+pub mod evaluate;
+pub mod fit;
+pub mod games;
+pub mod heldout;
+pub mod label;
+pub mod progress;
+
+pub use cli::{run_eval, run_train, EvalArgs, TrainArgs};

@@ -1,0 +1,106 @@
+//! A tiny training run: a few hundred games (WTHOR when the shared data is beside the checkout,
+//! else random games), labelled with exact solves near the end, fitted for a few epochs. The
+//! loss must go down, the written weights must load, and the loaded evaluation must agree with
+//! the fitted model up to rounding.
+
+use std::path::PathBuf;
+use wedge::board::Square;
+use wedge::eval::PatternEval;
+use wedge::formats::{Color, Position};
+use wedge::rng::Rng;
+use wedge::train::dataset::Sample;
+use wedge::train::fit::{encode_all, fit, FitConfig};
+use wedge::train::games::{read_wthor_file, GameRecord};
+use wedge::train::label::{label_games, LabelConfig};
+use wedge::train::progress::Progress;
+
+fn wthor_games(n: usize) -> Option<Vec<GameRecord>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor");
+    let path = dir.join("WTH_1990.wtb");
+    read_wthor_file(&path, 1990, n).ok().map(|(g, _)| g)
+}
+
+fn random_games(n: usize) -> Vec<GameRecord> {
+    let mut rng = Rng::new(99);
+    (0..n)
+        .map(|_| {
+            let mut pos = Position::START;
+            let mut positions = vec![pos];
+            loop {
+                let b = pos.board;
+                let m = b.legal_moves();
+                if m == 0 {
+                    if b.pass().legal_moves() == 0 {
+                        break;
+                    }
+                    pos = pos.passed();
+                } else {
+                    let sq = Square::from_index(rng.pick_bit(m).trailing_zeros());
+                    pos = Position::new(b.play(sq).unwrap_or(b), pos.to_move.opposite());
+                }
+                positions.push(pos);
+            }
+            let fin = pos.board.final_score();
+            let black = if pos.to_move == Color::Black {
+                fin
+            } else {
+                -fin
+            };
+            GameRecord {
+                year: Some(2000),
+                positions,
+                theoretical: None,
+                final_black: Some(black),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn tiny_training_run_lowers_the_loss() {
+    let games = wthor_games(300).unwrap_or_else(|| random_games(300));
+    assert!(games.len() >= 200);
+    let cfg = LabelConfig {
+        solve_empties: 10,
+        threads: 2,
+        hash_mb: 4,
+    };
+    let mut progress = Progress::new("games", games.len() as u64, true);
+    let samples: Vec<Sample> = label_games(&games, 0, &cfg, &mut progress, 0);
+    assert!(samples.len() > 10_000);
+    let (val, train): (Vec<Sample>, Vec<Sample>) =
+        samples.into_iter().partition(|s| s.game % 10 == 0);
+    let fit_cfg = FitConfig {
+        n_phases: 4,
+        epochs: 4,
+        lr: 0.05,
+        l2: 1.0,
+        batches: 8,
+        threads: 2,
+        seed: 1,
+    };
+    let train_rows = encode_all(&train, fit_cfg.n_phases, 2);
+    let val_rows = encode_all(&val, fit_cfg.n_phases, 2);
+    let (model, reports) = fit(&fit_cfg, &train_rows, &val_rows, None, true).unwrap();
+    assert_eq!(reports.len(), 4);
+    let first = reports[0].train_mse;
+    let last = reports[3].train_mse;
+    assert!(last < 0.8 * first, "train MSE {first} -> {last}");
+    assert!(reports[3].validation.mse < reports[0].validation.mse);
+
+    // The file written from the model evaluates like the model (up to rounding).
+    let dir = std::env::temp_dir().join(format!("wedge-train-tiny-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tiny.wts");
+    model.to_weights("tiny", 0).save(&path).unwrap();
+    let eval = PatternEval::load(&path).unwrap();
+    for (s, r) in train.iter().zip(&train_rows).take(2_000) {
+        let units = eval.eval_units(&s.board) as f32 / eval.scale() as f32;
+        assert!(
+            (units - model.predict(r)).abs() < 0.5,
+            "{units} vs {}",
+            model.predict(r)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
