@@ -51,7 +51,15 @@ fn near_corners(corners: u64) -> u64 {
 }
 
 impl Evaluator for Heuristic {
-    fn evaluate(&self, board: &Board) -> i32 {
+    type State = ();
+
+    fn state(&self, _: &Board) {}
+
+    fn play(&self, _: &(), _: usize, _: u64) {}
+
+    fn pass(&self, _: &()) {}
+
+    fn evaluate_with(&self, _: &(), board: &Board) -> i32 {
         (Self::raw(board) / 16).clamp(-63, 63)
     }
 }

@@ -19,7 +19,26 @@ pub use weights::{Weights, WeightsError, WeightsErrorKind};
 
 use crate::board::Board;
 
-/// A static evaluation of a position, in discs for the side to move (within -64..=64).
+/// A static evaluation of a position, in discs for the side to move (within -64..=64), with
+/// an optional incremental state the search carries from a position to its children.
 pub trait Evaluator: Send + Sync {
-    fn evaluate(&self, board: &Board) -> i32;
+    /// What the evaluation keeps per position (`()` when it computes from scratch).
+    type State: Copy + Send + Sync;
+
+    /// The state of `board`, from scratch.
+    fn state(&self, board: &Board) -> Self::State;
+
+    /// The state after the side to move plays `sq` flipping `flips`.
+    fn play(&self, state: &Self::State, sq: usize, flips: u64) -> Self::State;
+
+    /// The state after a pass.
+    fn pass(&self, state: &Self::State) -> Self::State;
+
+    /// The evaluation of `board`, whose state is `state`.
+    fn evaluate_with(&self, state: &Self::State, board: &Board) -> i32;
+
+    /// The evaluation of `board` from scratch.
+    fn evaluate(&self, board: &Board) -> i32 {
+        self.evaluate_with(&self.state(board), board)
+    }
 }

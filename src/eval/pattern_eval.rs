@@ -192,8 +192,27 @@ impl PatternEval {
 }
 
 impl Evaluator for PatternEval {
-    fn evaluate(&self, board: &Board) -> i32 {
-        self.to_discs(self.eval_units(board))
+    type State = Features;
+
+    fn state(&self, board: &Board) -> Features {
+        Features::new(board)
+    }
+
+    #[inline(always)]
+    fn play(&self, state: &Features, sq: usize, flips: u64) -> Features {
+        state.played(sq, flips)
+    }
+
+    #[inline(always)]
+    fn pass(&self, state: &Features) -> Features {
+        let mut s = *state;
+        s.pass();
+        s
+    }
+
+    #[inline(always)]
+    fn evaluate_with(&self, state: &Features, board: &Board) -> i32 {
+        self.to_discs(self.eval_features(state, board))
     }
 }
 

@@ -162,7 +162,9 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         if n >= END_SORT_SEARCH_MIN {
-            self.score_by_search(player, opponent, &mut list, (n - END_SORT_SEARCH_MIN) / 3);
+            let state = self.eval.state(&board);
+            let sort_depth = (n - END_SORT_SEARCH_MIN) / 3;
+            self.score_by_search(player, opponent, &state, &mut list, sort_depth);
             list.boost(tt_move);
         } else {
             let odd = odd_quadrants(!(player | opponent));

@@ -18,19 +18,41 @@ pub const TT_MIN_DEPTH: u32 = 3;
 pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
 
 impl<E: Evaluator> Context<'_, E> {
-    /// Static evaluation, counted as a node.
+    /// Static evaluation of a position whose evaluation state is `state`, counted as a node.
     #[inline(always)]
-    pub fn evaluate(&mut self, player: u64, opponent: u64) -> i32 {
+    pub fn evaluate(&mut self, player: u64, opponent: u64, state: &E::State) -> i32 {
         self.nodes += 1;
-        self.eval.evaluate(&Board::new(player, opponent))
+        self.eval
+            .evaluate_with(state, &Board::new(player, opponent))
     }
 
-    /// Depth-limited search within (`alpha`, `beta`), fail-soft. `depth` counts plies; a
-    /// depth reaching the last empty solves exactly.
+    /// [`Context::pvs`] from a position alone (the evaluation state is built from scratch).
     pub fn pvs_mid(
         &mut self,
         player: u64,
         opponent: u64,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        let state = self.eval.state(&Board::new(player, opponent));
+        self.pvs(player, opponent, &state, alpha, beta, depth)
+    }
+
+    /// [`Context::nws`] from a position alone (the evaluation state is built from scratch).
+    pub fn nws_mid(&mut self, player: u64, opponent: u64, alpha: i32, depth: u32) -> i32 {
+        let state = self.eval.state(&Board::new(player, opponent));
+        self.nws(player, opponent, &state, alpha, depth)
+    }
+
+    /// Depth-limited search within (`alpha`, `beta`), fail-soft. `depth` counts plies; a
+    /// depth reaching the last empty solves exactly. `state` is the evaluation's incremental
+    /// state of this position.
+    pub fn pvs(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
         alpha: i32,
         beta: i32,
         depth: u32,
@@ -40,7 +62,7 @@ impl<E: Evaluator> Context<'_, E> {
             return self.pvs_end(player, opponent, alpha, beta, n);
         }
         if depth == 0 {
-            return self.evaluate(player, opponent);
+            return self.evaluate(player, opponent, state);
         }
         self.nodes += 1;
         if self.should_stop() {
@@ -49,7 +71,8 @@ impl<E: Evaluator> Context<'_, E> {
         let moves = legal_moves(player, opponent);
         if moves == 0 {
             return if legal_moves(opponent, player) != 0 {
-                -self.pvs_mid(opponent, player, -beta, -alpha, depth)
+                let passed = self.eval.pass(state);
+                -self.pvs(opponent, player, &passed, -beta, -alpha, depth)
             } else {
                 final_score(player, opponent)
             };
@@ -58,17 +81,18 @@ impl<E: Evaluator> Context<'_, E> {
         let hash = board.hash();
         let tt_move = self.tt.probe(&board, hash).map_or(64, |d| d.best);
         let mut list = MoveList::new(player, opponent, moves);
-        self.order_mid(player, opponent, &mut list, tt_move, depth);
+        self.order_mid(player, opponent, state, &mut list, tt_move, depth);
         let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
         for i in 0..list.len() {
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
             let v = if i == 0 {
-                -self.pvs_mid(np, no, -beta, -a, depth - 1)
+                -self.pvs(np, no, &cs, -beta, -a, depth - 1)
             } else {
-                let v = -self.nws_mid(np, no, -a - 1, depth - 1);
+                let v = -self.nws(np, no, &cs, -a - 1, depth - 1);
                 if v > a && v < beta {
-                    -self.pvs_mid(np, no, -beta, -v, depth - 1)
+                    -self.pvs(np, no, &cs, -beta, -v, depth - 1)
                 } else {
                     v
                 }
@@ -85,28 +109,28 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         if !self.stopped {
-            self.tt.store(
-                &board,
-                hash,
-                depth as u8,
-                self.selectivity,
-                alpha,
-                beta,
-                best,
-                best_sq,
-            );
+            let sel = self.selectivity;
+            self.tt
+                .store(&board, hash, depth as u8, sel, alpha, beta, best, best_sq);
         }
         best
     }
 
     /// Depth-limited null-window search around `alpha`, fail-soft.
-    pub fn nws_mid(&mut self, player: u64, opponent: u64, alpha: i32, depth: u32) -> i32 {
+    pub fn nws(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
+        alpha: i32,
+        depth: u32,
+    ) -> i32 {
         let n = (!(player | opponent)).count_ones();
         if depth >= n {
             return self.nws_end(player, opponent, alpha, n);
         }
         if depth == 0 {
-            return self.evaluate(player, opponent);
+            return self.evaluate(player, opponent, state);
         }
         self.nodes += 1;
         if self.should_stop() {
@@ -115,13 +139,14 @@ impl<E: Evaluator> Context<'_, E> {
         let moves = legal_moves(player, opponent);
         if moves == 0 {
             return if legal_moves(opponent, player) != 0 {
-                -self.nws_mid(opponent, player, -alpha - 1, depth)
+                let passed = self.eval.pass(state);
+                -self.nws(opponent, player, &passed, -alpha - 1, depth)
             } else {
                 final_score(player, opponent)
             };
         }
         if depth < TT_MIN_DEPTH {
-            return self.nws_mid_shallow(player, opponent, alpha, depth, moves);
+            return self.nws_shallow(player, opponent, state, alpha, depth, moves);
         }
         let board = Board::new(player, opponent);
         let hash = board.hash();
@@ -138,17 +163,18 @@ impl<E: Evaluator> Context<'_, E> {
             tt_move = d.best;
         }
         if self.selectivity > 0 && depth >= probcut::MIN_DEPTH {
-            if let Some(v) = self.probcut(player, opponent, alpha, depth, n) {
+            if let Some(v) = self.probcut(player, opponent, state, alpha, depth, n) {
                 return v;
             }
         }
         let mut list = MoveList::new(player, opponent, moves);
-        self.order_mid(player, opponent, &mut list, tt_move, depth);
+        self.order_mid(player, opponent, state, &mut list, tt_move, depth);
         let (mut best, mut best_sq) = (i32::MIN, 64u8);
         for i in 0..list.len() {
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
-            let v = -self.nws_mid(np, no, -alpha - 1, depth - 1);
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
+            let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
             if v > best {
                 best = v;
                 best_sq = c.sq;
@@ -158,11 +184,12 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         if !self.stopped {
+            let sel = self.selectivity;
             self.tt.store(
                 &board,
                 hash,
                 depth as u8,
-                self.selectivity,
+                sel,
                 alpha,
                 alpha + 1,
                 best,
@@ -178,6 +205,7 @@ impl<E: Evaluator> Context<'_, E> {
         &mut self,
         player: u64,
         opponent: u64,
+        state: &E::State,
         alpha: i32,
         depth: u32,
         n: u32,
@@ -189,23 +217,26 @@ impl<E: Evaluator> Context<'_, E> {
         let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma;
         // Fail high: the deep value is very likely above alpha.
         let high = ((alpha as f64 + 1.0 + margin - pair.bias) / pair.slope).ceil() as i32;
-        if high < 64 && high > -64 && self.nws_mid(player, opponent, high - 1, pair.shallow) >= high
+        if high < 64
+            && high > -64
+            && self.nws(player, opponent, state, high - 1, pair.shallow) >= high
         {
             return Some(alpha + 1);
         }
         // Fail low: the deep value is very likely at most alpha.
         let low = ((alpha as f64 - margin - pair.bias) / pair.slope).floor() as i32;
-        if low > -64 && low < 64 && self.nws_mid(player, opponent, low, pair.shallow) <= low {
+        if low > -64 && low < 64 && self.nws(player, opponent, state, low, pair.shallow) <= low {
             return Some(alpha);
         }
         None
     }
 
     /// Shallow null-window search (depth 1-2): no table, mobility order.
-    fn nws_mid_shallow(
+    fn nws_shallow(
         &mut self,
         player: u64,
         opponent: u64,
+        state: &E::State,
         alpha: i32,
         depth: u32,
         moves: u64,
@@ -222,7 +253,8 @@ impl<E: Evaluator> Context<'_, E> {
                 list.as_slice()[i]
             };
             let (np, no) = c.child(player, opponent);
-            let v = -self.nws_mid(np, no, -alpha - 1, depth - 1);
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
+            let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -239,13 +271,14 @@ impl<E: Evaluator> Context<'_, E> {
         &mut self,
         player: u64,
         opponent: u64,
+        state: &E::State,
         list: &mut MoveList,
         tt_move: u8,
         depth: u32,
     ) {
         if depth >= SORT_SEARCH_MIN_DEPTH {
             let sort_depth = sort_depth_for(depth);
-            self.score_by_search(player, opponent, list, sort_depth);
+            self.score_by_search(player, opponent, state, list, sort_depth);
         } else {
             list.score_mobility(player, opponent);
         }
@@ -257,6 +290,7 @@ impl<E: Evaluator> Context<'_, E> {
         &mut self,
         player: u64,
         opponent: u64,
+        state: &E::State,
         list: &mut MoveList,
         sort_depth: u32,
     ) {
@@ -268,7 +302,8 @@ impl<E: Evaluator> Context<'_, E> {
             }
             let replies = legal_moves(np, no);
             let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            let value = -self.pvs_mid(np, no, -64, 64, sort_depth);
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
+            let value = -self.pvs(np, no, &cs, -64, 64, sort_depth);
             c.score = value * 256 - mobility * 16;
         }
     }

@@ -155,18 +155,20 @@ fn root_pvs<E: Evaluator>(
     depth: u32,
 ) -> Option<i32> {
     let (p, o) = (board.player, board.opponent);
+    let state = ctx.eval.state(board);
     let mut a = alpha;
     let mut best = i32::MIN;
     let mut best_index = 0;
     for (i, root) in roots.iter_mut().enumerate() {
         let m = *root;
         let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+        let cs = ctx.eval.play(&state, m.sq as usize, m.flips);
         let v = if i == 0 {
-            -ctx.pvs_mid(np, no, -beta, -a, depth - 1)
+            -ctx.pvs(np, no, &cs, -beta, -a, depth - 1)
         } else {
-            let v = -ctx.nws_mid(np, no, -a - 1, depth - 1);
+            let v = -ctx.nws(np, no, &cs, -a - 1, depth - 1);
             if v > a && v < beta && !ctx.stopped {
-                -ctx.pvs_mid(np, no, -beta, -v, depth - 1)
+                -ctx.pvs(np, no, &cs, -beta, -v, depth - 1)
             } else {
                 v
             }
