@@ -22,8 +22,6 @@
 //! checked by the evaluation that uses them ([`crate::eval::pattern_eval::PatternEval`]).
 
 use super::patterns::TableKind;
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The 8 bytes every weights file starts with.
@@ -372,59 +370,13 @@ impl Weights {
     }
 }
 
-/// The default weights file: `weights/default.wts` beside the executable (or two and three
-/// levels up, for `target/release/wedge` in a source tree), in this source tree, then under
-/// `$WEDGE_HOME`. The first that exists, or `None`.
+/// The default weights file, `weights/default.wts`, where shipped data lives (see
+/// [`crate::paths::find_data_file`]).
 pub fn default_weights_path() -> Option<PathBuf> {
-    let rel = Path::new("weights").join("default.wts");
-    let mut candidates = Vec::new();
-    if let Some(dir) = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf))
-    {
-        candidates.push(dir.join(&rel));
-        if let Some(up2) = dir.parent().and_then(Path::parent) {
-            candidates.push(up2.join(&rel));
-            if let Some(up3) = up2.parent() {
-                candidates.push(up3.join(&rel));
-            }
-        }
-    }
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel));
-    if let Some(home) = std::env::var_os("WEDGE_HOME") {
-        candidates.push(PathBuf::from(home).join(&rel));
-    }
-    candidates.into_iter().find(|p| p.is_file())
+    crate::paths::find_data_file("weights", "default.wts")
 }
 
-/// Writes `bytes` to `path` atomically (temporary file beside it, fsync, rename).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "weights".into());
-    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        // Make the rename durable too (best effort: not every platform can sync a directory).
-        if let Ok(d) = File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+pub use crate::paths::write_atomic;
 
 #[cfg(test)]
 mod tests {
