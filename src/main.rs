@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 use wedge::board::Board;
-use wedge::eval::heuristic::Heuristic;
+use wedge::eval::PatternEval;
 use wedge::search::probcut::ProbCutModel;
 use wedge::search::{Limits, Searcher, Selectivity, SolveMode};
 use wedge::tools::{bench, perft, solve};
@@ -35,12 +35,28 @@ struct Common {
     /// Multi-ProbCut model file (default: the one beside the weights).
     #[arg(long, global = true)]
     probcut: Option<PathBuf>,
+    /// Log level on stderr: off, error, warn, info, debug or trace (default: RUST_LOG, else
+    /// warn).
+    #[arg(long, global = true)]
+    log: Option<String>,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// The human console (also what `wedge` alone starts).
-    Console,
+    Console {
+        /// Search depth for think/play.
+        #[arg(long, default_value_t = wedge::protocol::console::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+    },
+    /// Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
+    Nboard,
+    /// Speak GTP version 2 on stdin/stdout, for Quarry, GoGui and scripts.
+    Gtp {
+        /// Midgame depth of `genmove` when no clock is set (`wedge-depth N` changes it).
+        #[arg(long, default_value_t = wedge::protocol::gtp::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+    },
     /// Count leaves of the game tree from the start position, depth by depth.
     Perft {
         /// Maximum depth (plies), 1..=20.
@@ -100,7 +116,7 @@ enum Command {
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(4..=24))]
         max_depth: u32,
         /// Output file.
-        #[arg(long, default_value = "weights/heuristic.probcut")]
+        #[arg(long, default_value = "weights/default.probcut")]
         out: PathBuf,
     },
     /// Run the fixed benchmark workloads and print nodes, seconds and nodes/s.
@@ -141,24 +157,36 @@ fn main() -> ExitCode {
             position,
             depth,
             out,
-        }) => run_tree(&position, depth, &out),
+        }) => run_tree(&common, &position, depth, &out),
         Some(Command::TrainProbcut {
             games,
             positions,
             max_depth,
             out,
-        }) => wedge::tools::probcut_fit::fit_and_write(
-            &Heuristic,
-            "heuristic",
-            &games,
-            positions,
-            max_depth,
-            common.threads as usize,
-            &out,
-        )
-        .map(|m| println!("{}", m.to_text())),
+        }) => load_evaluation(&common).and_then(|eval| {
+            wedge::tools::probcut_fit::fit_and_write(
+                &eval,
+                &evaluation_name(&common),
+                &games,
+                positions,
+                max_depth,
+                common.threads as usize,
+                &out,
+            )
+            .map(|m| println!("{}", m.to_text()))
+        }),
         Some(Command::Bench { timed }) => run_bench(&common, timed),
-        Some(Command::Console) | None => run_console(&common),
+        Some(Command::Console { depth }) => {
+            run_protocol(&common, wedge::protocol::console::Console::new(depth))
+        }
+        None => run_protocol(
+            &common,
+            wedge::protocol::console::Console::new(wedge::protocol::console::DEFAULT_DEPTH),
+        ),
+        Some(Command::Nboard) => run_protocol(&common, wedge::protocol::nboard::Nboard::new()),
+        Some(Command::Gtp { depth }) => {
+            run_protocol(&common, wedge::protocol::gtp::Gtp::new(depth))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -206,37 +234,31 @@ fn run_solve(
     }
 }
 
-fn run_console(common: &Common) -> Result<(), String> {
-    use std::io::{BufRead, Write};
-    use wedge::protocol::console::{parse_console_line, Console, ConsoleCommand};
-    let mut console = Console::new(build_searcher(common)?, 10);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let show = |out: &mut std::io::StdoutLock, text: &str| {
-        if !text.is_empty() {
-            let _ = writeln!(out, "{text}");
-        }
-        let _ = out.flush();
-    };
-    show(&mut out, "Wedge console; type `help` for the commands.");
-    show(&mut out, &console.handle(ConsoleCommand::Print).0);
-    for line in std::io::stdin().lock().lines() {
-        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
-        let (text, quit) = match parse_console_line(&line) {
-            Ok(cmd) => console.handle(cmd),
-            Err(e) => (format!("? {e}"), false),
-        };
-        show(&mut out, &text);
-        if quit {
-            break;
-        }
-    }
-    Ok(())
+/// Runs a protocol session on stdin/stdout with the engine worker; logs go to stderr. The
+/// weights and the ProbCut model are loaded (and checked) here; the transposition table is
+/// allocated on the worker thread, so the protocol answers at once.
+fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Result<(), String> {
+    wedge::protocol::frontend::init_logging(common.log.as_deref())?;
+    let eval = load_evaluation(common)?;
+    let probcut = load_probcut(common)?;
+    let (hash, threads) = (common.hash as usize, common.threads as usize);
+    wedge::protocol::frontend::serve(proto, move |sink| {
+        wedge::engine::Engine::spawn(
+            move || Searcher::new(Arc::new(eval), hash, threads).with_probcut(Arc::new(probcut)),
+            wedge::engine::EngineOptions::default(),
+            sink,
+        )
+    })
 }
 
-fn run_tree(position: &str, depth: u32, out: &std::path::Path) -> Result<(), String> {
+fn run_tree(
+    common: &Common,
+    position: &str,
+    depth: u32,
+    out: &std::path::Path,
+) -> Result<(), String> {
     let board = parse_board_or_transcript(position)?;
-    let tree = wedge::tools::tree::record(&Heuristic, &board, depth)?;
+    let tree = wedge::tools::tree::record(&load_evaluation(common)?, &board, depth)?;
     let html =
         wedge::tools::tree::to_html(&tree, &format!("Search tree: {position}, depth {depth}"));
     wedge::paths::write_atomic(out, html.as_bytes())
@@ -346,19 +368,55 @@ fn run_bench(common: &Common, timed: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// The searcher every command uses: the evaluation, its ProbCut model, `--hash`, `--threads`.
-fn build_searcher(common: &Common) -> Result<Searcher<Heuristic>, String> {
-    let probcut = match &common.probcut {
-        Some(path) => ProbCutModel::load(path).map_err(|e| e.to_string())?,
-        None => match wedge::paths::find_data_file("weights", "heuristic.probcut") {
-            Some(path) => ProbCutModel::load(&path).map_err(|e| e.to_string())?,
-            None => ProbCutModel::empty(),
-        },
-    };
+/// The weights file in use: `--weights`, else `weights/default.wts` where the shipped data lives.
+fn weights_path(common: &Common) -> Result<PathBuf, String> {
+    match &common.weights {
+        Some(p) => Ok(p.clone()),
+        None => wedge::paths::find_data_file("weights", "default.wts").ok_or_else(|| {
+            "no weights: weights/default.wts is neither beside the executable, in the source \
+             tree nor under $WEDGE_HOME; pass --weights FILE"
+                .to_string()
+        }),
+    }
+}
+
+/// The trained pattern evaluation (never silently replaced by anything else).
+fn load_evaluation(common: &Common) -> Result<PatternEval, String> {
+    PatternEval::load(&weights_path(common)?).map_err(|e| e.to_string())
+}
+
+/// The name a ProbCut model records for the evaluation it was fitted with.
+fn evaluation_name(common: &Common) -> String {
+    weights_path(common)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The searcher every command uses: the evaluation, its ProbCut model (`--probcut`, else the
+/// `.probcut` file beside the weights), `--hash`, `--threads`.
+fn build_searcher(common: &Common) -> Result<Searcher<PatternEval>, String> {
+    let eval = load_evaluation(common)?;
+    let probcut = load_probcut(common)?;
     Ok(Searcher::new(
-        Arc::new(Heuristic),
+        Arc::new(eval),
         common.hash as usize,
         common.threads as usize,
     )
     .with_probcut(Arc::new(probcut)))
+}
+
+/// The ProbCut model: `--probcut`, else the `.probcut` file beside the weights, else none.
+fn load_probcut(common: &Common) -> Result<ProbCutModel, String> {
+    let probcut_path = match &common.probcut {
+        Some(p) => Some(p.clone()),
+        None => weights_path(common)
+            .ok()
+            .map(|w| w.with_extension("probcut"))
+            .filter(|p| p.is_file()),
+    };
+    match probcut_path {
+        Some(path) => ProbCutModel::load(&path).map_err(|e| e.to_string()),
+        None => Ok(ProbCutModel::empty()),
+    }
 }

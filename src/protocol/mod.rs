@@ -1,4 +1,130 @@
-//! The protocols people and programs speak to Wedge. For now the human console; NBoard and GTP
-//! and the asynchronous front end join it here.
+//! The protocols people and programs speak to Wedge: NBoard v2, GTP v2 (with the Quarry and
+//! GoGui extensions) and the human console, all on one front end.
+//!
+//! - `frontend`: tokio reads stdin without ever blocking the engine worker, logging setup;
+//! - `lines`: splitting raw input into bounded lines;
+//! - `driver`: the ordered command queue between input, the protocol and the engine worker;
+//! - `output`: the single ordered writer (one flush per message);
+//! - `script`: runs a scripted session in-process (the snapshot tests use it);
+//! - `nboard`, `gtp`, `console`: one parser (nom) and one session state per protocol;
+//! - `text`: formatting shared by the protocols (board drawings, scores).
 
 pub mod console;
+pub mod driver;
+pub mod frontend;
+pub mod gtp;
+pub mod lines;
+pub mod nboard;
+pub mod output;
+pub mod script;
+pub mod text;
+
+pub use driver::Driver;
+pub use output::Output;
+
+use crate::engine::{Engine, Event, JobId, Task};
+use driver::Input;
+use std::collections::VecDeque;
+
+/// What to do after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// Stop reading input and exit (after the output written so far).
+    Quit,
+}
+
+/// Which input stops a job while it runs (chosen by the protocol for each job it starts).
+#[derive(Clone, Copy, Debug)]
+pub struct StopPolicy {
+    /// Whether this line, arriving during the job, stops it.
+    pub on_line: fn(&str) -> bool,
+    /// Whether the end of input (and an over-long line) stops it; otherwise it finishes.
+    pub on_eof: bool,
+}
+
+impl StopPolicy {
+    /// Any non-blank line stops the job (NBoard, streaming analysis).
+    pub const ANY_LINE: StopPolicy = StopPolicy {
+        on_line: |l| !l.trim().is_empty(),
+        on_eof: true,
+    };
+
+    /// Whether `input` stops a job with this policy.
+    pub fn stops(&self, input: &Input) -> bool {
+        match input {
+            Input::Line(l) => (self.on_line)(l),
+            Input::Overlong(_) => self.on_eof,
+        }
+    }
+}
+
+/// What a protocol handler may use while it handles a line or an event.
+pub struct Ctx<'a> {
+    engine: &'a mut Engine,
+    out: &'a mut Output,
+    /// Input already waiting behind the current line.
+    queue: &'a VecDeque<Input>,
+    eof: bool,
+    started: Option<(JobId, StopPolicy)>,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(
+        engine: &'a mut Engine,
+        out: &'a mut Output,
+        queue: &'a VecDeque<Input>,
+        eof: bool,
+    ) -> Self {
+        Ctx {
+            engine,
+            out,
+            queue,
+            eof,
+            started: None,
+        }
+    }
+
+    /// The writer.
+    pub fn out(&mut self) -> &mut Output {
+        self.out
+    }
+
+    /// Starts `task` on the worker; its events come back through [`Protocol::event`], and
+    /// input matching `policy` stops it. When such input is already waiting, the task starts
+    /// stopped and answers at once. Returns false (and logs) when the engine cannot take it.
+    pub fn start(&mut self, task: Task, policy: StopPolicy) -> bool {
+        let pending = (self.eof && policy.on_eof) || self.queue.iter().any(|i| policy.stops(i));
+        match self.engine.submit(task, pending) {
+            Ok(id) => {
+                self.started = Some((id, policy));
+                true
+            }
+            Err(e) => {
+                tracing::error!("cannot start a search: {e}");
+                false
+            }
+        }
+    }
+
+    /// The job started during this call, if any.
+    pub(crate) fn started(&self) -> Option<(JobId, StopPolicy)> {
+        self.started
+    }
+}
+
+/// One protocol: its parser and its session state. The driver calls it strictly in input
+/// order; while a job it started runs, no further line is handed to it.
+pub trait Protocol {
+    /// Written once before any input is read (the console's banner).
+    fn greet(&mut self, _out: &mut Output) {}
+
+    /// Handles one input line (without its line ending).
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow;
+
+    /// An event of the job this protocol started; `Event::Done` is the last one.
+    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>);
+
+    /// An input line longer than the front end accepts (`len` bytes) was dropped.
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>);
+}

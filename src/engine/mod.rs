@@ -1,0 +1,391 @@
+//! The engine worker: one thread that owns the search. Requests go in ([`Task`]), events come
+//! out ([`Event`]: progress per iteration, candidate lists, analysed positions, the final
+//! result); a shared stop flag ends the running task at once. This is the only API the
+//! protocols use; it knows nothing about who asked or how the answer is printed.
+
+mod candidates;
+
+pub use candidates::{candidate_schedule, Candidate};
+
+use crate::board::{Board, Move};
+use crate::eval::Evaluator;
+use crate::search::{Limits, Report, Searcher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Identifies one submitted task; every event carries the id of the task that produced it.
+pub type JobId = u64;
+
+/// What the worker is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Task {
+    /// Search one position: a [`Event::Progress`] after each completed iteration, then
+    /// [`Outcome::Best`].
+    Search { board: Board, limits: Limits },
+    /// Evaluate the best `count` moves (all when `count` is large), deepening them together:
+    /// a [`Event::Candidates`] list (best first) after each completed depth, then
+    /// [`Outcome::Candidates`] with the last complete list.
+    Candidates {
+        board: Board,
+        limits: Limits,
+        count: usize,
+    },
+    /// Search several positions one after the other (a game analysis): a
+    /// [`Event::Position`] per finished position, then [`Outcome::Positions`].
+    Positions {
+        boards: Vec<(usize, Board)>,
+        limits: Limits,
+    },
+    /// The static evaluation of a position (no search); answered by [`Outcome::Static`].
+    Evaluate { board: Board },
+    /// Forget the transposition table (a new game); answered by [`Outcome::Cleared`].
+    Clear,
+}
+
+/// A move found in the opening book with its value (disc difference for the side to move) and
+/// the number of games through it. Sent before the search by engines that have a book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    pub mv: Move,
+    pub score: i32,
+    pub games: u64,
+}
+
+/// How a task ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The final report of a [`Task::Search`] (the best move even when stopped early).
+    Best(Report),
+    /// The last complete candidate list, best first (empty only when stopped before any).
+    Candidates(Vec<Candidate>),
+    /// The reports of the positions analysed, in the order they were searched.
+    Positions(Vec<(usize, Report)>),
+    /// The static evaluation, in discs for the side to move.
+    Static(i32),
+    Cleared,
+}
+
+/// What the worker tells the front end.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A completed iteration of the running search.
+    Progress { job: JobId, report: Report },
+    /// Book moves for the position (best first), before any search.
+    Book { job: JobId, moves: Vec<BookMove> },
+    /// A complete candidate list at one depth, best first.
+    Candidates {
+        job: JobId,
+        list: Vec<Candidate>,
+        nodes: u64,
+        millis: u64,
+    },
+    /// One position of a [`Task::Positions`] finished.
+    Position {
+        job: JobId,
+        index: usize,
+        report: Report,
+    },
+    /// The task ended (completed or stopped); always the last event of a job.
+    Done {
+        job: JobId,
+        outcome: Outcome,
+        stopped: bool,
+    },
+}
+
+impl Event {
+    /// The job this event belongs to.
+    pub fn job(&self) -> JobId {
+        match self {
+            Event::Progress { job, .. }
+            | Event::Book { job, .. }
+            | Event::Candidates { job, .. }
+            | Event::Position { job, .. }
+            | Event::Done { job, .. } => *job,
+        }
+    }
+}
+
+/// Where events go: called on the worker thread, in order.
+pub type EventSink = Box<dyn FnMut(Event) + Send>;
+
+/// `submit` was called while a task was still running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the engine is still busy with job {0}")]
+pub struct Busy(pub JobId);
+
+struct Job {
+    id: JobId,
+    task: Task,
+}
+
+/// Settings of the worker that are not the searcher's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Report every elapsed time as 0 ms (reproducible transcripts in tests).
+    pub zero_times: bool,
+}
+
+/// The handle on the worker thread. Dropping it stops the running task and joins the thread.
+pub struct Engine {
+    jobs: Option<mpsc::Sender<Job>>,
+    stop: Arc<AtomicBool>,
+    /// Id of the running job, 0 when idle.
+    running: Arc<AtomicU64>,
+    next_id: JobId,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// Starts the worker thread owning `searcher`; events are handed to `sink` in order.
+    pub fn new<E: Evaluator + 'static>(
+        searcher: Searcher<E>,
+        options: EngineOptions,
+        sink: EventSink,
+    ) -> Engine {
+        Engine::spawn(move || searcher, options, sink)
+    }
+
+    /// Like [`Engine::new`], but the searcher is built on the worker thread by `make`, so a
+    /// large transposition table is allocated while the front end already answers (a `ping`
+    /// right at start-up does not wait for it; the first search does).
+    pub fn spawn<E: Evaluator + 'static>(
+        make: impl FnOnce() -> Searcher<E> + Send + 'static,
+        options: EngineOptions,
+        sink: EventSink,
+    ) -> Engine {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let running = Arc::new(AtomicU64::new(0));
+        let worker_stop = stop.clone();
+        let worker_running = running.clone();
+        let handle = std::thread::Builder::new()
+            .name("wedge-engine".into())
+            .spawn(move || {
+                let mut worker = Worker {
+                    searcher: make(),
+                    stop: worker_stop,
+                    running: worker_running,
+                    sink,
+                    options,
+                };
+                while let Ok(job) = rx.recv() {
+                    worker.run(job);
+                }
+            });
+        let worker = match handle {
+            Ok(h) => Some(h),
+            Err(e) => {
+                tracing::error!("cannot start the engine thread: {e}");
+                None
+            }
+        };
+        Engine {
+            jobs: Some(tx),
+            stop,
+            running,
+            next_id: 1,
+            worker,
+        }
+    }
+
+    /// True while a submitted task has not sent its [`Event::Done`].
+    pub fn is_busy(&self) -> bool {
+        self.running.load(Ordering::Acquire) != 0
+    }
+
+    /// Hands `task` to the worker. The stop flag is reset first, or set when `start_stopped`
+    /// (new input is already waiting: the task then answers at once with what it has). Fails
+    /// when the previous task has not finished.
+    pub fn submit(&mut self, task: Task, start_stopped: bool) -> Result<JobId, Busy> {
+        let current = self.running.load(Ordering::Acquire);
+        if current != 0 {
+            return Err(Busy(current));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.stop.store(start_stopped, Ordering::SeqCst);
+        self.running.store(id, Ordering::Release);
+        let sent = self
+            .jobs
+            .as_ref()
+            .map(|tx| tx.send(Job { id, task }).is_ok())
+            .unwrap_or(false);
+        if !sent || self.worker.is_none() {
+            // No worker: nothing will ever answer; report idle so callers do not wait forever.
+            self.running.store(0, Ordering::Release);
+            tracing::error!("the engine thread is gone; job {id} dropped");
+            return Err(Busy(0));
+        }
+        Ok(id)
+    }
+
+    /// Asks the running task to stop now; it still sends its [`Event::Done`].
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The stop flag itself (for callers that must set it from another thread).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.jobs = None;
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+/// The state living on the worker thread.
+struct Worker<E: Evaluator> {
+    searcher: Searcher<E>,
+    stop: Arc<AtomicBool>,
+    running: Arc<AtomicU64>,
+    sink: EventSink,
+    options: EngineOptions,
+}
+
+impl<E: Evaluator> Worker<E> {
+    fn run(&mut self, job: Job) {
+        let id = job.id;
+        let outcome = match job.task {
+            Task::Search { board, limits } => Outcome::Best(self.search(id, &board, &limits)),
+            Task::Candidates {
+                board,
+                limits,
+                count,
+            } => Outcome::Candidates(self.candidates(id, &board, &limits, count)),
+            Task::Positions { boards, limits } => {
+                let mut done = Vec::new();
+                for (index, board) in boards {
+                    if self.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let report = self.search_quiet(&board, &limits);
+                    if self.stop.load(Ordering::Relaxed) {
+                        // An interrupted search is not a result for this position.
+                        break;
+                    }
+                    (self.sink)(Event::Position {
+                        job: id,
+                        index,
+                        report: report.clone(),
+                    });
+                    done.push((index, report));
+                }
+                Outcome::Positions(done)
+            }
+            Task::Evaluate { board } => Outcome::Static(self.searcher.evaluator().evaluate(&board)),
+            Task::Clear => {
+                self.searcher.clear();
+                Outcome::Cleared
+            }
+        };
+        let stopped = self.stop.load(Ordering::Relaxed);
+        // Idle before the last event, so whoever reacts to `Done` may submit at once.
+        self.running.store(0, Ordering::Release);
+        (self.sink)(Event::Done {
+            job: id,
+            outcome,
+            stopped,
+        });
+    }
+
+    fn fix_times(&self, mut r: Report) -> Report {
+        if self.options.zero_times {
+            r.millis = 0;
+        }
+        r
+    }
+
+    fn search(&mut self, id: JobId, board: &Board, limits: &Limits) -> Report {
+        let zero = self.options.zero_times;
+        let sink = &mut self.sink;
+        let r = self.searcher.search(board, limits, &self.stop, &mut |r| {
+            let mut report = r.clone();
+            if zero {
+                report.millis = 0;
+            }
+            sink(Event::Progress { job: id, report });
+        });
+        self.fix_times(r)
+    }
+
+    fn search_quiet(&mut self, board: &Board, limits: &Limits) -> Report {
+        let r = self.searcher.search(board, limits, &self.stop, &mut |_| {});
+        self.fix_times(r)
+    }
+
+    fn candidates(
+        &mut self,
+        id: JobId,
+        board: &Board,
+        limits: &Limits,
+        count: usize,
+    ) -> Vec<Candidate> {
+        let started = std::time::Instant::now();
+        let mut best_list = Vec::new();
+        let moves = board.moves();
+        if moves.len() <= 1 || count <= 1 {
+            // One move (or a pass) or only the best asked: a plain search says it all.
+            let r = self.search(id, board, limits);
+            if r.depth == 0 && r.solved.is_none() && self.stop.load(Ordering::Relaxed) {
+                return best_list;
+            }
+            return vec![Candidate::from_root(&r)];
+        }
+        let mut nodes = 0u64;
+        for child_limits in candidate_schedule(board, limits) {
+            let mut list = Vec::with_capacity(moves.len());
+            for &mv in &moves {
+                let Ok(child) = board.apply(mv) else { continue };
+                let r = self
+                    .searcher
+                    .search(&child, &child_limits, &self.stop, &mut |_| {});
+                nodes += r.nodes;
+                if self.stop.load(Ordering::Relaxed) {
+                    return best_list;
+                }
+                list.push(Candidate::from_child(mv, &r));
+            }
+            // Best first; equal scores keep the move-generation order (stable sort).
+            list.sort_by_key(|c| -c.score);
+            list.truncate(count);
+            let millis = if self.options.zero_times {
+                0
+            } else {
+                started.elapsed().as_millis() as u64
+            };
+            (self.sink)(Event::Candidates {
+                job: id,
+                list: list.clone(),
+                nodes,
+                millis,
+            });
+            best_list = list;
+        }
+        best_list
+    }
+}
+
+/// Exact solves start at this many empties more than the midgame depth (the engine's choice of
+/// endgame depth, as NBoard leaves it).
+pub const SOLVE_MARGIN: u32 = 8;
+
+/// The limits every protocol uses for "search to midgame depth `depth`": no time limit, no
+/// pruning, an exact solve once the empties are at most `depth + SOLVE_MARGIN`.
+pub fn limits_for_depth(depth: u32) -> Limits {
+    let depth = depth.clamp(1, 60);
+    Limits {
+        solve: Some(crate::search::SolveMode::Exact),
+        solve_empties: (depth + SOLVE_MARGIN).min(60),
+        ..Limits::depth(depth)
+    }
+}

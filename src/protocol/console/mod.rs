@@ -1,0 +1,340 @@
+//! The human console (`wedge`, `wedge console`): a board drawing with coordinates, whose turn
+//! and the legal moves, and bwcore's commands (`print`, `printhex`, `move f5`/`move x y`,
+//! `undo`, `eval`, `think`, `play`, `tree N`, `count`, `reset`, `board ...`, `flipv`, `fliph`,
+//! `rotatel`, `rotater`, `cswap`, `col`, `save`, `load`, `help`, `quit`). Searches run on the
+//! engine worker; typing `stop` ends one early. Errors start with `? ` and change nothing.
+
+pub mod parse;
+
+pub use parse::{parse_console_line, ConsoleCommand, Transform};
+
+use super::text::{counts, drawing, pv_text};
+use super::{Ctx, Flow, Output, Protocol, StopPolicy};
+use crate::board::{Board, Symmetry};
+use crate::engine::{limits_for_depth, Event, Outcome, Task};
+use crate::formats::{
+    format_ggf, format_position, parse_ggf, Color, Game, GgfGame, PassPolicy, Position,
+};
+use crate::search::{Limits, Report};
+
+/// The search depth before `depth N`.
+pub const DEFAULT_DEPTH: u32 = 10;
+
+pub const HELP: &str = "\
+commands:
+  print | p            show the board
+  printhex             the side to move's and the opponent's discs as hex bitboards
+  move f5 | f5         play a move (also `move 6 5` = column 6 row 5, and `pass`)
+  undo                 take back the last move
+  eval                 static evaluation of the position (side to move)
+  think                search and show the best move without playing it
+  play                 let the engine play the side to move
+  tree N               every legal move searched N plies deep, best first
+  depth N              search depth for think/play (now N; endgames solve exactly)
+  count                disc counts
+  reset                new game
+  board <64> <X|O>     set a position (X black, O white, - empty)
+  board <hex> <hex> [X|O]  set a position from bitboards (side to move first)
+  flipv | fliph        mirror the board top-bottom | left-right
+  rotatel | rotater    turn the board a quarter left | right
+  cswap                swap the colours of all discs
+  col [X|O]            show or set the side to move
+  save <f.ggf>         write the game as GGF; load <f.ggf> reads one
+  stop                 end a running search
+  help, quit";
+
+/// Why a search was started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    Think,
+    Play,
+    Tree,
+    Eval,
+}
+
+/// The console's state: the game and the search depth.
+#[derive(Debug)]
+pub struct Console {
+    game: Game,
+    depth: u32,
+    job: Option<Job>,
+}
+
+/// `think`/`play`/`tree` stop only when the user types `stop`.
+const STOP_WORD: StopPolicy = StopPolicy {
+    on_line: |l| l.trim().eq_ignore_ascii_case("stop"),
+    on_eof: false,
+};
+
+impl Console {
+    pub fn new(depth: u32) -> Console {
+        Console {
+            game: Game::new(Position::START),
+            depth: depth.clamp(1, 60),
+            job: None,
+        }
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn show(&self) -> String {
+        format!(
+            "{}\nposition: {}",
+            drawing(&self.game.position()),
+            format_position(&self.game.position())
+        )
+    }
+
+    fn set_position(&mut self, pos: Position) -> String {
+        self.game = Game::new(pos);
+        self.show()
+    }
+
+    fn limits(&self) -> Limits {
+        limits_for_depth(self.depth)
+    }
+
+    fn start(&mut self, job: Job, task: Task, ctx: &mut Ctx<'_>) {
+        if ctx.start(task, STOP_WORD) {
+            self.job = Some(job);
+        } else {
+            ctx.out().line("? the engine is unavailable");
+        }
+    }
+
+    fn command(&mut self, cmd: ConsoleCommand, ctx: &mut Ctx<'_>) -> Flow {
+        let pos = self.game.position();
+        let text = match cmd {
+            ConsoleCommand::Empty | ConsoleCommand::Stop => return Flow::Continue,
+            ConsoleCommand::Quit => return Flow::Quit,
+            ConsoleCommand::Help => HELP.to_string(),
+            ConsoleCommand::Print => self.show(),
+            ConsoleCommand::PrintHex => format!(
+                "{:016x} {:016x} {}",
+                pos.board.player,
+                pos.board.opponent,
+                pos.to_move.letter()
+            ),
+            ConsoleCommand::Count => {
+                let (b, w) = counts(&pos);
+                format!("black {b}, white {w}, empty {}", 64 - b - w)
+            }
+            ConsoleCommand::Depth(d) => {
+                self.depth = d;
+                format!("depth {d}")
+            }
+            ConsoleCommand::Reset => self.set_position(Position::START),
+            ConsoleCommand::Board(p) => self.set_position(p),
+            ConsoleCommand::Transform(t) => {
+                let s = match t {
+                    Transform::FlipVertical => Symmetry::MIRROR_ROWS,
+                    Transform::FlipHorizontal => Symmetry::MIRROR_COLUMNS,
+                    Transform::RotateLeft => Symmetry::ROTATE_LEFT,
+                    Transform::RotateRight => Symmetry::ROTATE_RIGHT,
+                };
+                self.set_position(Position {
+                    board: pos.board.transform(s),
+                    to_move: pos.to_move,
+                })
+            }
+            ConsoleCommand::SwapColors => self.set_position(Position {
+                board: Board::new(pos.board.opponent, pos.board.player),
+                to_move: pos.to_move,
+            }),
+            ConsoleCommand::Col(None) => format!("{} to move", pos.to_move),
+            ConsoleCommand::Col(Some(c)) if c == pos.to_move => self.show(),
+            ConsoleCommand::Col(Some(_)) => self.set_position(pos.passed()),
+            ConsoleCommand::Undo => self.undo(),
+            ConsoleCommand::Play(mv) => {
+                let mut g = self.game.clone();
+                match g.play_inferring_pass(mv) {
+                    Ok(_) => {
+                        self.game = g;
+                        self.show()
+                    }
+                    Err(e) => format!("? illegal: {mv} ({e})"),
+                }
+            }
+            ConsoleCommand::Save(file) => self.save(&file),
+            ConsoleCommand::Load(file) => self.load(&file),
+            ConsoleCommand::Eval => {
+                self.start(Job::Eval, Task::Evaluate { board: pos.board }, ctx);
+                return Flow::Continue;
+            }
+            ConsoleCommand::Think | ConsoleCommand::EnginePlays | ConsoleCommand::Tree(_)
+                if self.game.is_over() =>
+            {
+                "? the game is over".to_string()
+            }
+            ConsoleCommand::Think => {
+                let task = Task::Search {
+                    board: pos.board,
+                    limits: self.limits(),
+                };
+                self.start(Job::Think, task, ctx);
+                return Flow::Continue;
+            }
+            ConsoleCommand::EnginePlays => {
+                let task = Task::Search {
+                    board: pos.board,
+                    limits: self.limits(),
+                };
+                self.start(Job::Play, task, ctx);
+                return Flow::Continue;
+            }
+            ConsoleCommand::Tree(d) => {
+                let task = Task::Candidates {
+                    board: pos.board,
+                    limits: Limits::depth(d),
+                    count: 64,
+                };
+                self.start(Job::Tree, task, ctx);
+                return Flow::Continue;
+            }
+        };
+        ctx.out().line(&text);
+        Flow::Continue
+    }
+
+    fn undo(&mut self) -> String {
+        let moves = self.game.moves();
+        if moves.is_empty() {
+            return "? nothing to undo".into();
+        }
+        let kept = moves[..moves.len() - 1].to_vec();
+        match Game::from_moves(self.game.start(), kept, PassPolicy::Explicit) {
+            Ok(g) => {
+                self.game = g;
+                self.show()
+            }
+            Err(e) => format!("? cannot undo: {e}"),
+        }
+    }
+
+    fn save(&self, file: &str) -> String {
+        let record = GgfGame::from_game(self.game.clone());
+        let text = format!("{}\n", format_ggf(&record));
+        match crate::paths::write_atomic(std::path::Path::new(file), text.as_bytes()) {
+            Ok(()) => format!("saved {} moves to {file}", self.game.moves().len()),
+            Err(e) => format!("? cannot write {file}: {e}"),
+        }
+    }
+
+    fn load(&mut self, file: &str) -> String {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => return format!("? cannot read {file}: {e}"),
+        };
+        match parse_ggf(&text) {
+            Ok(g) => {
+                self.game = g.into_game();
+                self.show()
+            }
+            Err(e) => format!("? {file}: {e}"),
+        }
+    }
+}
+
+/// One line about a search result.
+fn describe(r: &Report) -> String {
+    format!(
+        "depth {} score {:+} best {} pv {} nodes {} time {} ms",
+        crate::tools::solve::depth_label(r),
+        r.score,
+        r.best,
+        pv_text(&r.pv, " ").to_ascii_lowercase(),
+        r.nodes,
+        r.millis
+    )
+}
+
+impl Protocol for Console {
+    fn greet(&mut self, out: &mut Output) {
+        out.line("Wedge console; type `help` for the commands.");
+        out.line(&self.show());
+    }
+
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow {
+        match parse_console_line(line) {
+            Ok(cmd) => self.command(cmd, ctx),
+            Err(e) => {
+                ctx.out().line(&format!("? {e}"));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>) {
+        match event {
+            Event::Progress { report, .. } if self.job == Some(Job::Think) => {
+                ctx.out().line(&describe(&report));
+            }
+            Event::Done {
+                outcome, stopped, ..
+            } => {
+                let job = self.job.take();
+                let text = match (job, outcome) {
+                    (Some(Job::Eval), Outcome::Static(v)) => {
+                        format!("eval {v:+} (static, for the side to move)")
+                    }
+                    (Some(Job::Think), Outcome::Best(r)) => {
+                        format!(
+                            "done: {}{}",
+                            describe(&r),
+                            if stopped { " (stopped)" } else { "" }
+                        )
+                    }
+                    (Some(Job::Play), Outcome::Best(r)) => {
+                        let mut g = self.game.clone();
+                        match g.play(r.best) {
+                            Ok(()) => {
+                                self.game = g;
+                                format!(
+                                    "{} plays {}\n{}",
+                                    side(&r, &self.game),
+                                    r.best,
+                                    self.show()
+                                )
+                            }
+                            Err(e) => format!("? engine move {} refused: {e}", r.best),
+                        }
+                    }
+                    (Some(Job::Tree), Outcome::Candidates(list)) => {
+                        let lines: Vec<String> = list
+                            .iter()
+                            .map(|c| {
+                                format!(
+                                    "{} {:+} pv {}",
+                                    c.mv,
+                                    c.score,
+                                    pv_text(&c.pv, " ").to_ascii_lowercase()
+                                )
+                            })
+                            .collect();
+                        if lines.is_empty() {
+                            "(stopped)".into()
+                        } else {
+                            lines.join("\n")
+                        }
+                    }
+                    _ => return,
+                };
+                ctx.out().line(&text);
+            }
+            _ => {}
+        }
+    }
+
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>) {
+        ctx.out()
+            .line(&format!("? line of {len} bytes is too long"));
+    }
+}
+
+/// The colour that just played `r.best` (the side not to move in `after`).
+fn side(_r: &Report, after: &Game) -> Color {
+    after.position().to_move.opposite()
+}

@@ -1,0 +1,499 @@
+//! GTP v2 (`wedge gtp`) for Othello: the standard commands, `=id`/`?id` framing with the blank
+//! line after every response, A1 top left, `PASS` emitted and `pass`/`PA` accepted, a pass
+//! inserted when a colour plays out of turn only if the side to move really has no move,
+//! Quarry's `list_games`/`set_game`, GoGui's `gogui-rules_*`, and the streaming
+//! `wedge-analyze` (one `info` line per completed depth until the depth or the next command).
+//! Commands run one after the other; `genmove` is never cut short by the next command (GTP
+//! controllers wait for the answer) except by GoGui's `# interrupt`.
+
+pub mod parse;
+
+pub use parse::{parse_gtp_line, GtpCommand, GtpLine, GtpParseError, COMMANDS};
+
+use super::text::{black_margin, drawing, result_text, upper};
+use super::{Ctx, Flow, Protocol, StopPolicy};
+use crate::board::{Move, Square, Squares};
+use crate::engine::{limits_for_depth, Event, Outcome, Task};
+use crate::formats::{Color, Game, PassPolicy, Position};
+use crate::search::{Limits, Report, TimeControl};
+use std::time::{Duration, Instant};
+
+/// The midgame depth of `genmove` without a clock, unless set otherwise.
+pub const DEFAULT_DEPTH: u32 = 12;
+/// Exact solves under a clock start at this many empties.
+const TIMED_SOLVE_EMPTIES: u32 = 20;
+
+/// `genmove` runs to the end unless GoGui interrupts it (`# interrupt`, `gogui-interrupt`).
+const GENMOVE_STOP: StopPolicy = StopPolicy {
+    on_line: |l| {
+        let t = l.trim().to_ascii_lowercase();
+        t == "# interrupt" || t.split_whitespace().any(|w| w == "gogui-interrupt")
+    },
+    on_eof: false,
+};
+
+/// A colour's clock as the controller last told it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Clock {
+    /// No time limit.
+    None,
+    /// Seconds left for the rest of the game (main time).
+    Main(Duration),
+    /// Byo-yomi: `time` for `stones` moves.
+    Period { time: Duration, stones: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Job {
+    Genmove {
+        id: Option<u32>,
+        color: Color,
+        play: bool,
+        started: Instant,
+    },
+    Analyze {
+        id: Option<u32>,
+    },
+}
+
+/// A GTP session.
+#[derive(Debug)]
+pub struct Gtp {
+    game: Game,
+    depth: u32,
+    /// Set by `wedge-depth`: also caps the depth of searches under a clock.
+    depth_cap: Option<u32>,
+    clocks: [Clock; 2],
+    /// `time_settings` (main, byo-yomi time, byo-yomi stones) for `clear_board`.
+    settings: Option<(u32, u32, u32)>,
+    job: Option<Job>,
+}
+
+impl Gtp {
+    /// A session whose `genmove` searches to `depth` when no clock is set.
+    pub fn new(depth: u32) -> Gtp {
+        Gtp {
+            game: Game::new(Position::START),
+            depth: depth.clamp(1, 60),
+            depth_cap: None,
+            clocks: [Clock::None, Clock::None],
+            settings: None,
+            job: None,
+        }
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn position(&self) -> Position {
+        self.game.position()
+    }
+
+    fn clock_index(c: Color) -> usize {
+        match c {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
+    fn reset_clocks(&mut self) {
+        let clock = match self.settings {
+            None => Clock::None,
+            Some((_, byo, 0)) if byo > 0 => Clock::None,
+            Some((main, byo, stones)) if main > 0 || stones == 0 => {
+                let _ = (byo, stones);
+                Clock::Main(Duration::from_secs(main as u64))
+            }
+            Some((_, byo, stones)) => Clock::Period {
+                time: Duration::from_secs(byo as u64),
+                stones,
+            },
+        };
+        self.clocks = [clock, clock];
+    }
+
+    /// The search limits for `color`'s move.
+    fn limits(&self, color: Color) -> Limits {
+        let timed = |time| Limits {
+            depth: self.depth_cap.unwrap_or(60),
+            ..Limits::timed(time, TIMED_SOLVE_EMPTIES)
+        };
+        match self.clocks[Self::clock_index(color)] {
+            Clock::None => limits_for_depth(self.depth),
+            Clock::Main(left) => timed(TimeControl::Clock {
+                remaining: left,
+                increment: Duration::ZERO,
+            }),
+            Clock::Period { time, stones } => {
+                timed(TimeControl::PerMove(time.mul_f64(0.9) / stones.max(1)))
+            }
+        }
+    }
+
+    /// Counts `elapsed` against `color`'s clock until the controller tells the time again.
+    fn spend(&mut self, color: Color, elapsed: Duration) {
+        let i = Self::clock_index(color);
+        if let Clock::Main(left) = self.clocks[i] {
+            self.clocks[i] = Clock::Main(left.saturating_sub(elapsed));
+        }
+    }
+
+    /// Makes `color` the side to move, inserting a forced pass; fails when `color` may not move.
+    fn turn_of(&self, color: Color) -> Result<Game, String> {
+        let pos = self.position();
+        if pos.to_move == color {
+            return Ok(self.game.clone());
+        }
+        if pos.board.must_pass() {
+            let mut g = self.game.clone();
+            g.play(Move::Pass).map_err(|e| e.to_string())?;
+            return Ok(g);
+        }
+        Err(format!("illegal move: {} to move", color_name(pos.to_move)))
+    }
+
+    fn command(&mut self, id: Option<u32>, cmd: GtpCommand, ctx: &mut Ctx<'_>) -> Flow {
+        use GtpCommand::*;
+        let ok = |ctx: &mut Ctx<'_>, text: &str| respond(ctx, id, true, text);
+        let fail = |ctx: &mut Ctx<'_>, text: &str| respond(ctx, id, false, text);
+        match cmd {
+            ProtocolVersion => ok(ctx, "2"),
+            Name => ok(ctx, "Wedge"),
+            Version => ok(ctx, env!("CARGO_PKG_VERSION")),
+            KnownCommand(c) => ok(
+                ctx,
+                if COMMANDS.contains(&c.to_ascii_lowercase().as_str()) {
+                    "true"
+                } else {
+                    "false"
+                },
+            ),
+            ListCommands => ok(ctx, &COMMANDS.join("\n")),
+            Quit => {
+                ok(ctx, "");
+                return Flow::Quit;
+            }
+            BoardSize(8) => {
+                self.game = Game::new(Position::START);
+                ok(ctx, "")
+            }
+            BoardSize(_) => fail(ctx, "unacceptable size"),
+            ClearBoard => {
+                self.game = Game::new(Position::START);
+                self.reset_clocks();
+                ok(ctx, "")
+            }
+            Komi(_) => ok(ctx, ""),
+            Play(color, mv) => match self.turn_of(color) {
+                Ok(mut g) => match g.play(mv) {
+                    Ok(()) => {
+                        self.game = g;
+                        ok(ctx, "")
+                    }
+                    Err(_) => fail(ctx, "illegal move"),
+                },
+                Err(_) => fail(ctx, "illegal move"),
+            },
+            Genmove(color) | RegGenmove(color) => {
+                let play = matches!(cmd, Genmove(_));
+                self.genmove(id, color, play, ctx);
+            }
+            Undo => {
+                let moves = self.game.moves();
+                if moves.is_empty() {
+                    return {
+                        fail(ctx, "cannot undo");
+                        Flow::Continue
+                    };
+                }
+                let kept = moves[..moves.len() - 1].to_vec();
+                match Game::from_moves(self.game.start(), kept, PassPolicy::Explicit) {
+                    Ok(g) => {
+                        self.game = g;
+                        ok(ctx, "")
+                    }
+                    Err(_) => fail(ctx, "cannot undo"),
+                }
+            }
+            ShowBoard => ok(ctx, &format!("\n{}", drawing(&self.position()))),
+            FinalScore => {
+                let m = black_margin(&self.position());
+                let text = match m.cmp(&0) {
+                    std::cmp::Ordering::Greater => format!("B+{m}"),
+                    std::cmp::Ordering::Less => format!("W+{}", -m),
+                    std::cmp::Ordering::Equal => "0".into(),
+                };
+                ok(ctx, &text)
+            }
+            TimeSettings {
+                main,
+                byo_time,
+                byo_stones,
+            } => {
+                self.settings = Some((main, byo_time, byo_stones));
+                self.reset_clocks();
+                ok(ctx, "")
+            }
+            TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => {
+                let t = Duration::from_secs(seconds as u64);
+                let no_limit = matches!(self.settings, Some((_, b, 0)) if b > 0);
+                self.clocks[Self::clock_index(color)] = if no_limit {
+                    Clock::None
+                } else if stones == 0 {
+                    Clock::Main(t)
+                } else {
+                    Clock::Period { time: t, stones }
+                };
+                ok(ctx, "")
+            }
+            ListGames => ok(ctx, "Othello"),
+            SetGame(g) if g.eq_ignore_ascii_case("othello") || g.eq_ignore_ascii_case("reversi") => {
+                ok(ctx, "")
+            }
+            SetGame(_) => fail(ctx, "unsupported game"),
+            RulesGameId => ok(ctx, "othello"),
+            RulesBoardSize => ok(ctx, "8"),
+            RulesBoard => ok(ctx, &format!("\n{}", gogui_board(&self.position()))),
+            RulesLegalMoves => ok(ctx, &legal_vertices(&self.position())),
+            RulesSideToMove => ok(ctx, color_name(self.position().to_move)),
+            RulesFinalResult => {
+                let pos = self.position();
+                let text = if pos.board.is_game_over() {
+                    result_text(&pos)
+                } else {
+                    "game not over".into()
+                };
+                ok(ctx, &text)
+            }
+            AnalyzeCommands => ok(
+                ctx,
+                "string/Wedge: analyze (depth 10)/wedge-analyze depth 10\nstring/Wedge: legal moves/gogui-rules_legal_moves",
+            ),
+            Interrupt => ok(ctx, ""),
+            Depth(d) => {
+                self.depth = d;
+                self.depth_cap = Some(d);
+                ok(ctx, "")
+            }
+            Analyze { depth } => self.analyze(id, depth, ctx),
+        }
+        Flow::Continue
+    }
+
+    fn genmove(&mut self, id: Option<u32>, color: Color, play: bool, ctx: &mut Ctx<'_>) {
+        let pos = self.position();
+        if pos.board.is_game_over() {
+            respond(ctx, id, true, "PASS");
+            return;
+        }
+        let game = match self.turn_of(color) {
+            Ok(g) => g,
+            Err(e) => {
+                respond(ctx, id, false, &e);
+                return;
+            }
+        };
+        let board = game.position().board;
+        if board.must_pass() {
+            if play {
+                let mut g = game;
+                if g.play(Move::Pass).is_ok() {
+                    self.game = g;
+                }
+            }
+            respond(ctx, id, true, "PASS");
+            return;
+        }
+        let limits = self.limits(color);
+        if ctx.start(Task::Search { board, limits }, GENMOVE_STOP) {
+            self.job = Some(Job::Genmove {
+                id,
+                color,
+                play,
+                started: Instant::now(),
+            });
+        } else {
+            respond(ctx, id, false, "engine unavailable");
+        }
+    }
+
+    fn analyze(&mut self, id: Option<u32>, depth: Option<u32>, ctx: &mut Ctx<'_>) {
+        let board = self.position().board;
+        let limits = match depth {
+            Some(d) => limits_for_depth(d),
+            None => Limits::timed(TimeControl::Infinite, TIMED_SOLVE_EMPTIES),
+        };
+        if board.is_game_over() {
+            respond(
+                ctx,
+                id,
+                true,
+                &format!("over score {:+}", board.final_score()),
+            );
+            return;
+        }
+        // The response stays open: `=` now, one `info` line per depth, a blank line at the end.
+        ctx.out().line(&format!("={}", id_text(id)));
+        if ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE) {
+            self.job = Some(Job::Analyze { id });
+        } else {
+            ctx.out().line("");
+        }
+    }
+}
+
+fn id_text(id: Option<u32>) -> String {
+    id.map(|i| i.to_string()).unwrap_or_default()
+}
+
+/// Writes a whole response: `=id result` or `?id message`, then the blank line. Blank lines
+/// inside a multi-line result become a single space so they cannot end it early.
+fn respond(ctx: &mut Ctx<'_>, id: Option<u32>, success: bool, text: &str) {
+    let mark = if success { '=' } else { '?' };
+    let body: Vec<&str> = text
+        .split('\n')
+        .map(|l| if l.trim().is_empty() { " " } else { l })
+        .collect();
+    let mut s = format!("{mark}{}", id_text(id));
+    if !text.is_empty() {
+        let first = body[0];
+        if first != " " {
+            s.push(' ');
+            s.push_str(first);
+        }
+        for l in &body[1..] {
+            s.push('\n');
+            s.push_str(l);
+        }
+    }
+    s.push_str("\n\n");
+    ctx.out().message(&s);
+}
+
+/// `black` or `white`.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The legal moves as upper-case vertices, `PASS` when forced, empty at the game's end.
+fn legal_vertices(pos: &Position) -> String {
+    let moves = pos.board.moves();
+    if moves == [Move::Pass] {
+        return "PASS".into();
+    }
+    let v: Vec<String> = Squares(pos.board.legal_moves())
+        .map(|s| s.to_string().to_ascii_uppercase())
+        .collect();
+    v.join(" ")
+}
+
+/// GoGui's ruler board: `X` Black, `O` White, `.` empty; the first line is row 8 (GoGui puts
+/// row 1 at the bottom).
+fn gogui_board(pos: &Position) -> String {
+    let mut lines = Vec::with_capacity(8);
+    for row in (0..8u8).rev() {
+        let cells: Vec<&str> = (0..8u8)
+            .map(
+                |col| match Square::from_coords(col, row).and_then(|sq| pos.color_at(sq)) {
+                    Some(Color::Black) => "X",
+                    Some(Color::White) => "O",
+                    None => ".",
+                },
+            )
+            .collect();
+        lines.push(cells.join(" "));
+    }
+    lines.join("\n")
+}
+
+/// One streaming analysis line.
+fn info_line(r: &Report) -> String {
+    let pv: Vec<String> = r.pv.iter().map(|&m| upper(m)).collect();
+    format!(
+        "info depth {} score {:+} move {} pv {} nodes {} time {}",
+        crate::tools::solve::depth_label(r),
+        r.score,
+        upper(r.best),
+        pv.join(" "),
+        r.nodes,
+        r.millis
+    )
+}
+
+impl Protocol for Gtp {
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow {
+        let Some(parsed) = parse_gtp_line(line) else {
+            return Flow::Continue;
+        };
+        match parsed.command {
+            Ok(cmd) => self.command(parsed.id, cmd, ctx),
+            Err(e) => {
+                tracing::debug!("bad command {line:?}: {e}");
+                respond(ctx, parsed.id, false, &e.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>) {
+        match (&self.job, event) {
+            (Some(Job::Analyze { .. }), Event::Progress { report, .. }) => {
+                ctx.out().line(&info_line(&report));
+            }
+            (Some(_), Event::Done { outcome, .. }) => {
+                let job = self.job.take();
+                let Outcome::Best(r) = outcome else {
+                    return;
+                };
+                match job {
+                    Some(Job::Genmove {
+                        id,
+                        color,
+                        play,
+                        started,
+                    }) => {
+                        if play {
+                            // The search ran on this position; the move is legal in it.
+                            if let Ok(mut g) = self.turn_of(color) {
+                                if g.play(r.best).is_ok() {
+                                    self.game = g;
+                                }
+                            }
+                            self.spend(color, started.elapsed());
+                        }
+                        let text = match r.best {
+                            Move::Pass => "PASS".to_string(),
+                            m => upper(m),
+                        };
+                        respond(ctx, id, true, &text);
+                    }
+                    Some(Job::Analyze { id }) => {
+                        let _ = id;
+                        ctx.out().message(&format!(
+                            "best {} score {:+} depth {}\n\n",
+                            upper(r.best),
+                            r.score,
+                            crate::tools::solve::depth_label(&r)
+                        ));
+                    }
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>) {
+        tracing::warn!("dropped a line of {len} bytes");
+        respond(ctx, None, false, "syntax error: line too long");
+    }
+}

@@ -1,0 +1,351 @@
+//! NBoard protocol v2 (`wedge nboard`): the session state (the game record with its clocks, the
+//! depth, the contempt) and the answers: `set myname`, `pong`, `search`/`book` lines,
+//! `nodestats`, `=== move/eval/time`, `analysis`, `learned`. Any new line stops a running
+//! search (NTest's rule); its last lines are still written before the next command is handled,
+//! so a `pong` always comes after everything that belongs to earlier commands. Errors in known
+//! commands are reported on a `status` line and change nothing; unknown commands are logged to
+//! stderr and ignored.
+
+pub mod clock;
+pub mod parse;
+
+pub use parse::{parse_nboard_line, NboardCommand, NboardParseError};
+
+use super::text::{pv_text, upper};
+use super::{Ctx, Flow, Protocol, StopPolicy};
+use crate::board::Move;
+use crate::engine::{limits_for_depth, BookMove, Candidate, Event, Outcome, Task};
+use crate::formats::{Game, GgfGame, MoveItem, MoveNote, Position};
+use crate::search::{Report, SolveMode, TimeControl};
+
+/// The name sent with `set myname` (NBoard wants one alphanumeric token).
+pub const NAME: &str = "Wedge";
+/// The midgame depth before the GUI sets one.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// What the running job was asked for.
+#[derive(Clone, Debug, PartialEq)]
+enum Job {
+    Hint { last: Option<String> },
+    Go { last: Option<String> },
+    Analyze,
+    Clear,
+}
+
+/// An NBoard session.
+#[derive(Debug)]
+pub struct Nboard {
+    record: GgfGame,
+    depth: u32,
+    contempt: f64,
+    version: Option<u32>,
+    job: Option<Job>,
+}
+
+impl Default for Nboard {
+    fn default() -> Self {
+        Nboard::new()
+    }
+}
+
+impl Nboard {
+    pub fn new() -> Nboard {
+        Nboard {
+            record: GgfGame::from_game(Game::new(Position::START)),
+            depth: DEFAULT_DEPTH,
+            contempt: 0.0,
+            version: None,
+            job: None,
+        }
+    }
+
+    /// The current game record.
+    pub fn record(&self) -> &GgfGame {
+        &self.record
+    }
+
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The version from `nboard N`, once received.
+    pub fn version(&self) -> Option<u32> {
+        self.version
+    }
+
+    /// Book draw value from Black's view (kept for the book; the search has no contempt).
+    pub fn contempt(&self) -> f64 {
+        self.contempt
+    }
+
+    fn position(&self) -> Position {
+        self.record.game().position()
+    }
+
+    /// Plays `item` on the record, inserting a forced pass the GUI left out. Changes nothing
+    /// when the move is illegal.
+    fn play(&mut self, item: MoveItem) -> Result<(), String> {
+        let mut next = self.record.clone();
+        let pos = next.game().position();
+        if matches!(item.mv, Move::Play(_)) && pos.board.must_pass() {
+            next.play(MoveItem {
+                mv: Move::Pass,
+                note: MoveNote::default(),
+            })
+            .map_err(|e| e.to_string())?;
+        }
+        next.play(item)
+            .map_err(|e| format!("{} is illegal here: {e}", upper(item.mv)))?;
+        self.record = next;
+        Ok(())
+    }
+
+    fn command(&mut self, cmd: NboardCommand, ctx: &mut Ctx<'_>) -> Flow {
+        match cmd {
+            NboardCommand::Empty | NboardCommand::Ignored(_) => {}
+            NboardCommand::Nboard(v) => {
+                if v != 2 {
+                    tracing::info!("nboard protocol {v} requested; speaking version 2");
+                }
+                self.version = Some(v);
+            }
+            NboardCommand::SetDepth(d) => {
+                self.depth = d;
+                ctx.out().line(&format!("set myname {NAME}{d}"));
+            }
+            NboardCommand::SetGame(g) => self.record = *g,
+            NboardCommand::SetContempt(c) => {
+                self.contempt = c.clamp(-100.0, 100.0);
+                tracing::debug!("contempt {} (book draws only)", self.contempt);
+            }
+            NboardCommand::Move(item) => {
+                if let Err(e) = self.play(item) {
+                    error(ctx, &format!("move: {e}"));
+                }
+            }
+            NboardCommand::Ping(n) => ctx.out().line(&format!("pong {n}")),
+            NboardCommand::Hint(n) => self.hint(n, ctx),
+            NboardCommand::Go => self.go(ctx),
+            NboardCommand::Learn => {
+                tracing::info!("learn: no book is loaded; nothing stored");
+                ctx.out().line("learned");
+            }
+            NboardCommand::Analyze => self.analyze(ctx),
+            NboardCommand::Clear => {
+                if ctx.start(Task::Clear, StopPolicy::ANY_LINE) {
+                    self.job = Some(Job::Clear);
+                }
+            }
+            NboardCommand::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn hint(&mut self, count: u32, ctx: &mut Ctx<'_>) {
+        let board = self.position().board;
+        if board.is_game_over() {
+            tracing::info!("hint: the game is over");
+            return;
+        }
+        let limits = limits_for_depth(self.depth);
+        let task = if count <= 1 {
+            Task::Search { board, limits }
+        } else {
+            Task::Candidates {
+                board,
+                limits,
+                count: count as usize,
+            }
+        };
+        if ctx.start(task, StopPolicy::ANY_LINE) {
+            self.job = Some(Job::Hint { last: None });
+        }
+    }
+
+    fn go(&mut self, ctx: &mut Ctx<'_>) {
+        let board = self.position().board;
+        if board.is_game_over() {
+            error(ctx, "go: the game is over");
+            return;
+        }
+        let mut limits = limits_for_depth(self.depth);
+        match clock::time_left(&self.record) {
+            Ok(Some(tc)) => limits.time = tc,
+            Ok(None) => limits.time = TimeControl::Infinite,
+            Err(e) => {
+                tracing::warn!("ignoring the clock: {e}");
+            }
+        }
+        tracing::debug!("go with {limits:?}");
+        if ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE) {
+            self.job = Some(Job::Go { last: None });
+        }
+    }
+
+    fn analyze(&mut self, ctx: &mut Ctx<'_>) {
+        let positions = self.record.game().positions();
+        // Backwards from the end: the endgame results fill the table for earlier positions.
+        let boards = positions
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, p)| (i, p.board))
+            .collect();
+        let task = Task::Positions {
+            boards,
+            limits: limits_for_depth(self.depth),
+        };
+        if ctx.start(task, StopPolicy::ANY_LINE) {
+            self.job = Some(Job::Analyze);
+        }
+    }
+}
+
+/// Reports a problem with a known command: a `status` line for the GUI and a log line.
+fn error(ctx: &mut Ctx<'_>, text: &str) {
+    tracing::warn!("{text}");
+    ctx.out().line(&format!("status error: {}", one_line(text)));
+}
+
+/// Keeps a message on one line and short.
+fn one_line(text: &str) -> String {
+    let t: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(200)
+        .collect();
+    t
+}
+
+/// The eval field: discs from the mover's view, signed, two decimals.
+fn eval_text(score: i32) -> String {
+    format!("{:+.2}", score as f64)
+}
+
+/// The depth field: plies in the midgame, `100%` for an exact solve, `100%W` for win/loss/draw.
+fn depth_token(depth: u32, solved: Option<SolveMode>) -> String {
+    match solved {
+        Some(SolveMode::Exact) => "100%".into(),
+        Some(SolveMode::WinLossDraw) => "100%W".into(),
+        None => depth.to_string(),
+    }
+}
+
+/// `search {pv} {eval} 0 {depth}`, or `None` for a search stopped before its first iteration.
+fn search_line(r: &Report) -> Option<String> {
+    if r.depth == 0 && r.solved.is_none() {
+        return None;
+    }
+    let pv = if r.pv.is_empty() {
+        vec![r.best]
+    } else {
+        r.pv.clone()
+    };
+    Some(format!(
+        "search {} {} 0 {}",
+        pv_text(&pv, "-"),
+        eval_text(r.score),
+        depth_token(r.depth, r.solved)
+    ))
+}
+
+fn candidate_line(c: &Candidate) -> Option<String> {
+    search_line(&c.to_report())
+}
+
+/// `book {pv} {eval} {games} {depth}`; the game count is clamped to what the GUI can read.
+pub fn book_line(m: &BookMove) -> String {
+    format!(
+        "book {} {} {} 100%",
+        upper(m.mv),
+        eval_text(m.score),
+        m.games.min(i32::MAX as u64)
+    )
+}
+
+fn nodestats(nodes: u64, millis: u64) -> String {
+    format!("nodestats {nodes} {:.2}", millis as f64 / 1000.0)
+}
+
+impl Protocol for Nboard {
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow {
+        match parse_nboard_line(line) {
+            Ok(cmd) => self.command(cmd, ctx),
+            Err(NboardParseError::Unknown(w)) => {
+                tracing::warn!("ignoring unknown command {w:?}");
+                Flow::Continue
+            }
+            Err(e) => {
+                error(ctx, &e.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>) {
+        let Some(job) = self.job.as_mut() else {
+            return;
+        };
+        match event {
+            Event::Progress { report, .. } => {
+                if let (Job::Hint { last } | Job::Go { last }, Some(l)) =
+                    (&mut *job, search_line(&report))
+                {
+                    ctx.out().line(&l);
+                    *last = Some(l);
+                }
+            }
+            Event::Book { moves, .. } => {
+                for m in &moves {
+                    ctx.out().line(&book_line(m));
+                }
+            }
+            Event::Candidates {
+                list,
+                nodes,
+                millis,
+                ..
+            } => {
+                let lines: Vec<String> = list.iter().filter_map(candidate_line).collect();
+                ctx.out().message(&format!("{}\n", lines.join("\n")));
+                ctx.out().line(&nodestats(nodes, millis));
+            }
+            Event::Position { index, report, .. } => {
+                ctx.out()
+                    .line(&format!("analysis {index} {}", eval_text(report.score)));
+            }
+            Event::Done { outcome, .. } => {
+                let job = self.job.take();
+                match (job, outcome) {
+                    (Some(Job::Hint { last }), Outcome::Best(r)) => {
+                        let line = search_line(&r);
+                        if line.is_some() && line != last {
+                            ctx.out().line(line.as_deref().unwrap_or_default());
+                        }
+                        ctx.out().line(&nodestats(r.nodes, r.millis));
+                    }
+                    (Some(Job::Go { last }), Outcome::Best(r)) => {
+                        let line = search_line(&r);
+                        if line.is_some() && line != last {
+                            ctx.out().line(line.as_deref().unwrap_or_default());
+                        }
+                        ctx.out().line(&nodestats(r.nodes, r.millis));
+                        let secs = r.millis as f64 / 1000.0;
+                        let eval = if r.depth == 0 && r.solved.is_none() {
+                            String::new()
+                        } else {
+                            format!("{:.2}", r.score as f64)
+                        };
+                        ctx.out()
+                            .line(&format!("=== {}/{eval}/{secs:.1}", upper(r.best)));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>) {
+        error(ctx, &format!("line of {len} bytes is too long; ignored"));
+    }
+}

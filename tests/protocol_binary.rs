@@ -1,0 +1,194 @@
+//! The real `wedge` binary over pipes: NBoard, GTP and the console answer, a `ping` sent during
+//! a deep search is answered promptly and after the search's last line, and the end of input
+//! exits with code 0. `ping_latency_report` (ignored by default) measures p50/p99 over 100 pings.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .args(args)
+            .args(["--threads", "1", "--hash", "16", "--log", "off"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start wedge");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first one for which `done` holds.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no answer; got {seen:?}"));
+            let stop = done(&line);
+            seen.push(line);
+            if stop {
+                return seen;
+            }
+        }
+    }
+
+    /// Closes stdin and waits for the exit code.
+    fn finish(mut self) -> i32 {
+        self.stdin = None;
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "did not exit");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+const START: &str = "set game (;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+
+/// Starts a deep hint search, waits until it is running, pings, and returns the ping->pong time.
+fn ping_during_search(s: &mut Session, n: u32) -> Duration {
+    s.send(&format!("ping {n}"));
+    s.until(|l| l == format!("pong {n}"));
+    s.send("hint 1");
+    // The first iterations are instant; wait until the search is well under way.
+    s.until(|l| l.starts_with("search") && l.ends_with(" 0 8"));
+    std::thread::sleep(Duration::from_millis(20));
+    let sent = Instant::now();
+    s.send(&format!("ping {}", n + 1));
+    let lines = s.until(|l| l.starts_with("pong"));
+    let elapsed = sent.elapsed();
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(format!("pong {}", n + 1).as_str())
+    );
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| !l.starts_with("pong")));
+    // The interrupted search's last lines came before the pong.
+    assert!(
+        lines.iter().any(|l| l.starts_with("nodestats")),
+        "{lines:?}"
+    );
+    elapsed
+}
+
+fn nboard_session() -> Session {
+    let mut s = Session::start(&["nboard"]);
+    s.send("nboard 2");
+    s.send("set depth 40");
+    s.until(|l| l == "set myname Wedge40");
+    s.send(START);
+    s
+}
+
+#[test]
+fn nboard_over_pipes_answers_ping_during_a_deep_search() {
+    let mut s = nboard_session();
+    let mut worst = Duration::ZERO;
+    for i in 0..5 {
+        worst = worst.max(ping_during_search(&mut s, 10 * i + 1));
+    }
+    eprintln!("worst ping->pong of 5: {worst:?}");
+    assert!(worst < Duration::from_secs(1), "{worst:?}");
+    s.send("set depth 3");
+    s.send("ping 100");
+    s.send("go");
+    let lines = s.until(|l| l.starts_with("==="));
+    assert!(lines.contains(&"pong 100".to_string()), "{lines:?}");
+    assert_eq!(s.finish(), 0);
+}
+
+#[test]
+fn gtp_and_console_over_pipes_exit_cleanly() {
+    let mut s = Session::start(&["gtp", "--depth", "3"]);
+    s.send("1 name");
+    assert_eq!(s.until(|l| l.is_empty()), vec!["=1 Wedge", ""]);
+    s.send("2 genmove black");
+    let lines = s.until(|l| l.is_empty());
+    assert!(lines[0].starts_with("=2 "), "{lines:?}");
+    s.send("quit");
+    assert_eq!(s.until(|l| l.is_empty()), vec!["=", ""]);
+    assert_eq!(s.finish(), 0);
+
+    let mut s = Session::start(&["console", "--depth", "2"]);
+    s.send("f5");
+    s.until(|l| l.starts_with("position:") && l.ends_with(" O"));
+    s.send("play");
+    let lines = s.until(|l| l.starts_with("position:"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("White plays")),
+        "{lines:?}"
+    );
+    assert_eq!(s.finish(), 0);
+
+    // End of input in the middle of a deep NBoard search: stops and exits 0.
+    let mut s = nboard_session();
+    s.send("ping 1");
+    s.send("hint 1");
+    s.until(|l| l.starts_with("search"));
+    assert_eq!(s.finish(), 0);
+}
+
+/// Start-up time to the first `pong`, and ping->pong during a deep search over 100 tries.
+#[test]
+#[ignore]
+fn ping_latency_report() {
+    let started = Instant::now();
+    let mut s = Session::start(&["nboard"]);
+    s.send("nboard 2");
+    s.send("ping 1");
+    s.until(|l| l == "pong 1");
+    let startup = started.elapsed();
+    s.send("set depth 40");
+    s.send(START);
+    let mut v: Vec<Duration> = (0..100)
+        .map(|i| ping_during_search(&mut s, 10 + 2 * i))
+        .collect();
+    v.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "startup to first pong: {:.2} ms; ping->pong during search: p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; loadavg {}",
+        ms(startup),
+        ms(v[49]),
+        ms(v[98]),
+        ms(v[99]),
+        load.trim()
+    );
+    assert_eq!(s.finish(), 0);
+}
