@@ -119,6 +119,10 @@ enum Command {
         #[arg(long, default_value = "weights/default.probcut")]
         out: PathBuf,
     },
+    /// Train the pattern evaluation weights on game records.
+    Train(wedge::train::TrainArgs),
+    /// Evaluate the positions of an OBF file (static or to a depth) and report the errors.
+    Eval(wedge::train::EvalArgs),
     /// Run the fixed benchmark workloads and print nodes, seconds and nodes/s.
     Bench {
         /// Also report the depth reached from a few openings in 1 s and 10 s.
@@ -176,6 +180,16 @@ fn main() -> ExitCode {
             .map(|m| println!("{}", m.to_text()))
         }),
         Some(Command::Bench { timed }) => run_bench(&common, timed),
+        Some(Command::Train(mut args)) => {
+            if std::env::args().any(|a| a == "--threads" || a.starts_with("--threads=")) {
+                args.threads = Some(common.threads as usize);
+            }
+            wedge::train::run_train(&args)
+        }
+        Some(Command::Eval(mut args)) => {
+            args.weights = common.weights.clone();
+            wedge::train::run_eval(&args)
+        }
         Some(Command::Console { depth }) => {
             run_protocol(&common, wedge::protocol::console::Console::new(depth))
         }

@@ -48,8 +48,8 @@ pub struct TrainArgs {
     /// Mini-batches per epoch.
     #[arg(long, default_value_t = 64)]
     pub batches: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads (set from the global `--threads`; default: all cores).
+    #[arg(skip)]
     pub threads: Option<usize>,
     /// Transposition table per labelling thread, MB.
     #[arg(long, default_value_t = 16)]
@@ -99,8 +99,8 @@ pub struct EvalArgs {
     /// Search depth (0 = static evaluation).
     #[arg(long, default_value_t = 0)]
     pub depth: u32,
-    /// Weights file (default: weights/default.wts found as usual).
-    #[arg(long)]
+    /// Weights file (set from the global `--weights`; default: weights/default.wts).
+    #[arg(skip)]
     pub weights: Option<PathBuf>,
     /// Transposition table size for searches, MB.
     #[arg(long, default_value_t = 64)]
