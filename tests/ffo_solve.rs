@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use wedge::eval::heuristic::Heuristic;
+use wedge::eval::PatternEval;
 use wedge::formats::{parse_obf_file, ObfEntry};
 use wedge::search::{Limits, Searcher, SolveMode};
 use wedge::tools::solve::solve_entries;
@@ -25,8 +25,14 @@ fn suite(name: &str) -> Vec<ObfEntry> {
     parse_obf_file(&text).expect("the FFO file parses")
 }
 
+/// The shipped evaluation: solves are exact whatever the evaluation, which only orders moves.
+fn shipped_eval() -> PatternEval {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/default.wts");
+    PatternEval::load(std::path::Path::new(path)).expect("weights/default.wts loads")
+}
+
 fn solve_all(entries: &[ObfEntry], mode: SolveMode, threads: usize) -> Vec<(i32, String)> {
-    let searcher = Searcher::new(Arc::new(Heuristic), 64, threads);
+    let searcher = Searcher::new(Arc::new(shipped_eval()), 64, threads);
     let mut out = Vec::new();
     let (rows, summary) =
         solve_entries(&searcher, entries, &Limits::solve(mode), &mut out).unwrap();
