@@ -3,7 +3,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build run test test-long bench perft lint fmt ci clean
+.PHONY: build run test test-long bench perft match lint fmt ci clean
 
 build:
 	$(CARGO) build --release
@@ -24,6 +24,18 @@ bench: build
 
 perft: build
 	./target/release/wedge perft 13 --only
+
+# Smoke test of `wedge match`: Wedge at depth MATCH_DEPTH+2 against itself at MATCH_DEPTH over
+# NBoard, MATCH_GAMES games from the shipped balanced openings; games go to target/match.ggf.
+MATCH_DEPTH ?= 2
+MATCH_GAMES ?= 20
+match: build
+	./target/release/wedge match \
+		--engine "./target/release/wedge --hash 16 nboard" \
+		--engine "./target/release/wedge --hash 16 nboard" \
+		--depth $$(( $(MATCH_DEPTH) + 2 )) --depth $(MATCH_DEPTH) \
+		--games $(MATCH_GAMES) --concurrency 2 \
+		--openings books/openings-8ply.txt --out target/match.ggf
 
 lint:
 	$(CARGO) fmt --check

@@ -129,6 +129,82 @@ enum Command {
         #[arg(long)]
         timed: bool,
     },
+    /// Play a match between two engines speaking NBoard or GTP (Elo, SPRT, GGF records).
+    Match(MatchArgs),
+    /// Generate balanced openings (random openings our search values near 0).
+    Openings(OpeningsArgs),
+}
+
+/// `wedge match`: the first `--engine` is the one the statistics are about.
+#[derive(Args)]
+struct MatchArgs {
+    /// An engine command line (give exactly two), e.g. "./target/release/wedge nboard".
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Protocol: nboard or gtp; once for both engines or twice (one per engine, in order).
+    #[arg(long = "protocol", num_args = 1)]
+    protocols: Vec<String>,
+    /// Display names instead of the engines' own (once per engine, in order).
+    #[arg(long = "name", num_args = 1)]
+    names: Vec<String>,
+    /// Fixed midgame depth sent to the engines (NBoard `set depth`, GTP `wedge-depth` when
+    /// offered); once for both or twice (one per engine).
+    #[arg(long = "depth", num_args = 1, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depths: Vec<u32>,
+    /// Fixed time per move in seconds.
+    #[arg(long, conflicts_with = "clock")]
+    time_per_move: Option<f64>,
+    /// Game clock per side: seconds (`60`), or a GGF clock (`05:00`, `05:00/02` with increment).
+    #[arg(long)]
+    clock: Option<String>,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Openings file: one transcript per line (XOT format; default books/openings-8ply.txt).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Games played at the same time (each with its own two engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: u32,
+    /// GGF file that receives every game.
+    #[arg(long, default_value = "match.ggf")]
+    out: PathBuf,
+    /// Sequential probability ratio test: stop once H0 (Elo = ELO0) or H1 (Elo = ELO1) is
+    /// accepted with error rates ALPHA and BETA.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
+    sprt: Option<Vec<f64>>,
+    /// Without a clock: seconds to wait for a move before the engine is declared hung.
+    #[arg(long, default_value_t = 60.0)]
+    move_timeout: f64,
+    /// With a clock or time per move: grace seconds before a late move loses on time.
+    #[arg(long, default_value_t = 0.5)]
+    time_margin: f64,
+    /// Seconds an engine may take to start and answer the handshake.
+    #[arg(long, default_value_t = 30.0)]
+    start_timeout: f64,
+}
+
+/// `wedge openings`.
+#[derive(Args)]
+struct OpeningsArgs {
+    /// Length of each opening in plies.
+    #[arg(long, default_value_t = 8)]
+    plies: u32,
+    /// Keep openings whose value is within this many discs of 0.
+    #[arg(long, default_value_t = 2)]
+    max_abs_eval: i32,
+    /// Number of openings.
+    #[arg(long, default_value_t = 100)]
+    count: usize,
+    /// Depth of the evaluating search.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -180,6 +256,8 @@ fn main() -> ExitCode {
             .map(|m| println!("{}", m.to_text()))
         }),
         Some(Command::Bench { timed }) => run_bench(&common, timed),
+        Some(Command::Match(args)) => run_match(&common, &args),
+        Some(Command::Openings(args)) => run_openings(&common, &args),
         Some(Command::Train(mut args)) => {
             if std::env::args().any(|a| a == "--threads" || a.starts_with("--threads=")) {
                 args.threads = Some(common.threads as usize);
@@ -432,5 +510,140 @@ fn load_probcut(common: &Common) -> Result<ProbCutModel, String> {
     match probcut_path {
         Some(path) => ProbCutModel::load(&path).map_err(|e| e.to_string()),
         None => Ok(ProbCutModel::empty()),
+    }
+}
+
+/// One value for both engines, or one per engine; `default` when none is given.
+fn per_engine<T: Clone>(
+    values: &[T],
+    what: &str,
+    default: Option<T>,
+) -> Result<[Option<T>; 2], String> {
+    match values {
+        [] => Ok([default.clone(), default]),
+        [v] => Ok([Some(v.clone()), Some(v.clone())]),
+        [a, b] => Ok([Some(a.clone()), Some(b.clone())]),
+        _ => Err(format!(
+            "{what} may be given once or twice, not {} times",
+            values.len()
+        )),
+    }
+}
+
+fn seconds(value: f64, what: &str) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("{what} must be a positive number of seconds, got {value}"))
+}
+
+fn run_match(common: &Common, args: &MatchArgs) -> Result<(), String> {
+    use wedge::tools::match_runner::{self as m, player};
+    wedge::protocol::frontend::init_logging(common.log.as_deref())?;
+    let [a, b] = match args.engines.as_slice() {
+        [a, b] => [a.clone(), b.clone()],
+        e => return Err(format!("give exactly two --engine, not {}", e.len())),
+    };
+    let protocols = per_engine(&args.protocols, "--protocol", Some("nboard".to_string()))?;
+    let names = per_engine(&args.names, "--name", None)?;
+    if args.names.len() == 1 {
+        return Err("--name must be given once per engine (twice)".into());
+    }
+    let depths = per_engine(&args.depths, "--depth", None)?;
+    let mut specs = Vec::new();
+    for (i, command) in [a, b].into_iter().enumerate() {
+        specs.push(player::EngineSpec {
+            command,
+            protocol: protocols[i].as_deref().unwrap_or("nboard").parse()?,
+            depth: depths[i],
+            name: names[i].clone(),
+        });
+    }
+    let time = match (args.time_per_move, &args.clock) {
+        (Some(t), _) => player::TimeControl::PerMove(seconds(t, "--time-per-move")?),
+        (None, Some(c)) => player::TimeControl::Clock(match c.trim().parse::<f64>() {
+            Ok(secs) => wedge::formats::Clock {
+                main_ms: seconds(secs, "--clock")?.as_millis() as u64,
+                increment_ms: 0,
+                extension_ms: None,
+            },
+            Err(_) => wedge::formats::parse_clock(c).map_err(|e| format!("--clock: {e}"))?,
+        }),
+        (None, None) => player::TimeControl::Depth,
+    };
+    let openings_path = match &args.openings {
+        Some(p) => p.clone(),
+        None => wedge::paths::find_data_file("books", "openings-8ply.txt")
+            .ok_or("no books/openings-8ply.txt found; pass --openings FILE")?,
+    };
+    let sprt = match args.sprt.as_deref() {
+        None => None,
+        Some([elo0, elo1, alpha, beta]) => Some(m::stats::Sprt {
+            elo0: *elo0,
+            elo1: *elo1,
+            alpha: *alpha,
+            beta: *beta,
+        }),
+        Some(_) => return Err("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into()),
+    };
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let cfg = m::MatchConfig {
+        engines: [specs[0].clone(), specs[1].clone()],
+        openings: m::openings::read_openings(&openings_path)?,
+        games: args.games,
+        limits: m::game::GameLimits {
+            time,
+            move_timeout: seconds(args.move_timeout, "--move-timeout")?,
+            time_margin: std::time::Duration::try_from_secs_f64(args.time_margin)
+                .map_err(|_| format!("--time-margin must be >= 0, got {}", args.time_margin))?,
+        },
+        concurrency: args.concurrency as usize,
+        start_timeout: seconds(args.start_timeout, "--start-timeout")?,
+        out: args.out.clone(),
+        sprt,
+    };
+    m::run_match(&cfg, &mut std::io::stdout().lock()).map(drop)
+}
+
+fn run_openings(common: &Common, args: &OpeningsArgs) -> Result<(), String> {
+    use wedge::tools::match_runner::openings;
+    let searcher = build_searcher(common)?;
+    let spec = openings::OpeningSpec {
+        plies: args.plies,
+        max_abs_eval: args.max_abs_eval,
+        count: args.count,
+        depth: args.depth,
+        seed: args.seed,
+        max_tries: args.count.saturating_mul(200).max(1000),
+    };
+    let found = openings::generate(&searcher, &spec, |n, tries| {
+        if n % 50 == 0 {
+            eprintln!("{n} openings ({tries} tried)");
+        }
+    })?;
+    let header = format!(
+        "Balanced openings made by: wedge openings --plies {} --max-abs-eval {} --count {} --depth {} --seed {}\n\
+         (weights {}): random {}-ply openings, symmetric duplicates removed, whose depth-{}\n\
+         value is within {} discs of 0. One transcript per line (XOT format).",
+        args.plies,
+        args.max_abs_eval,
+        args.count,
+        args.depth,
+        args.seed,
+        evaluation_name(common),
+        args.plies,
+        args.depth,
+        args.max_abs_eval
+    );
+    let text = openings::format_openings(&found, &header);
+    match &args.out {
+        Some(path) => wedge::paths::write_atomic(path, text.as_bytes())
+            .map_err(|e| format!("writing {}: {e}", path.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
     }
 }

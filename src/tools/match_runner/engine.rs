@@ -1,0 +1,243 @@
+//! One engine child process: start, send lines, read lines with a deadline, stop.
+//!
+//! The engine's stdout is read by a detached reader thread that forwards every line into a
+//! channel, so waiting for an answer is a `recv_timeout` and a hung engine is detected without
+//! blocking the match. The thread is never joined: if a killed engine left a grandchild holding
+//! the pipe open, the thread simply ends when that pipe closes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineError {
+    /// Its output closed or it exited (a crash, or `quit` too early).
+    Crashed(String),
+    /// No (expected) answer before the deadline.
+    Timeout(Duration),
+    /// An answer that breaks the protocol.
+    Protocol(String),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Crashed(s) => write!(f, "crashed: {s}"),
+            EngineError::Timeout(d) => write!(f, "no answer within {:.1} s", d.as_secs_f64()),
+            EngineError::Protocol(s) => write!(f, "protocol error: {s}"),
+        }
+    }
+}
+
+/// One line of engine output, or the end of it.
+enum Output {
+    Line(String),
+    Eof(String),
+}
+
+/// A running engine process.
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Output>,
+    /// The command line, for messages.
+    pub command: String,
+}
+
+/// Splits a command line into words: whitespace separates, `'…'` and `"…"` quote, `\` escapes
+/// the next character outside single quotes. No variables, globs or pipes.
+pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(x) => word.push(x),
+                        None => return Err(format!("unclosed ' in {text:?}")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(x) => word.push(x),
+                            None => return Err(format!("trailing \\ in {text:?}")),
+                        },
+                        Some(x) => word.push(x),
+                        None => return Err(format!("unclosed \" in {text:?}")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(x) => word.push(x),
+                    None => return Err(format!("trailing \\ in {text:?}")),
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("empty engine command line".into());
+    }
+    Ok(words)
+}
+
+impl Process {
+    /// Starts `command` (split by [`split_command_line`]) with piped stdin/stdout; its stderr is
+    /// discarded.
+    pub fn start(command: &str) -> Result<Process, String> {
+        let words = split_command_line(command)?;
+        let mut child = Command::new(&words[0])
+            .args(&words[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| format!("no stdout pipe for {command:?}"))?;
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("engine-reader".into())
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) => {
+                            let _ = tx.send(Output::Eof("end of output".into()));
+                            return;
+                        }
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buf)
+                                .trim_end_matches(['\n', '\r'])
+                                .to_string();
+                            if tx.send(Output::Line(line)).is_err() {
+                                return;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Output::Eof(format!("read error: {e}")));
+                            return;
+                        }
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        Ok(Process {
+            child,
+            stdin,
+            lines: rx,
+            command: command.to_string(),
+        })
+    }
+
+    /// Sends one line (a newline is added) and flushes.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        let exit = self.exit_text();
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(EngineError::Crashed("input closed".into()));
+        };
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush())
+            .map_err(|e| EngineError::Crashed(format!("cannot write to it ({e}){exit}")))
+    }
+
+    /// The next output line, waiting until `deadline` at most.
+    pub fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Output::Line(l)) => Ok(l),
+            Ok(Output::Eof(why)) => {
+                // Give the process a moment to be reaped so the exit status can be reported.
+                std::thread::sleep(Duration::from_millis(20));
+                Err(EngineError::Crashed(format!("{why}{}", self.exit_text())))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(wait)),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Crashed(format!(
+                "output closed{}",
+                self.exit_text()
+            ))),
+        }
+    }
+
+    /// `" (exit status N)"` when the process has exited, else empty.
+    fn exit_text(&mut self) -> String {
+        match self.child.try_wait() {
+            Ok(Some(status)) => format!(" ({status})"),
+            _ => String::new(),
+        }
+    }
+
+    /// Sends `quit_line` (if any), waits up to `grace` for the exit, then kills.
+    pub fn stop(mut self, quit_line: Option<&str>, grace: Duration) {
+        if let Some(q) = quit_line {
+            let _ = self.send(q);
+        }
+        self.stdin = None;
+        let end = Instant::now() + grace;
+        while Instant::now() < end {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_command_lines() {
+        assert_eq!(
+            split_command_line("a  b 'c d' \"e \\\" f\" g\\ h").unwrap(),
+            vec!["a", "b", "c d", "e \" f", "g h"]
+        );
+        assert!(split_command_line("  ").is_err());
+        assert!(split_command_line("a 'b").is_err());
+    }
+}

@@ -1,0 +1,298 @@
+//! Engine-vs-engine matches (`wedge match`) and balanced openings (`wedge openings`).
+//!
+//! | file | what |
+//! |---|---|
+//! | `engine.rs` | a child process with piped stdin/stdout, a reader thread, deadlines |
+//! | `player.rs` | NBoard v2 / GTP v2 dialogue: handshake, new game, "your move", quit |
+//! | `game.rs` | one game with adjudication (illegal move, crash, hang, time loss, resignation) |
+//! | `stats.rs` | W/D/L, Elo with a 95% interval, SPRT |
+//! | `report.rs` | the running line and the final table |
+//! | `openings.rs` | reading XOT-style openings files, generating balanced openings |
+//!
+//! Game `i` (0-based) uses opening `i / 2` (cycling through the file) with the first engine
+//! Black when `i` is even and White when it is odd, so each opening is played with both colour
+//! assignments. Each worker thread (`--concurrency`) owns one process per engine and restarts an
+//! engine's process after a game it forfeited. Every finished game is written to the GGF file
+//! (rewritten atomically after each game, in game order).
+
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod player;
+pub mod report;
+pub mod stats;
+
+use crate::formats::{format_ggf, Color, Game, GgfGame};
+use game::{forfeit_before_start, play_game, Forfeit, GameEnd, GameLimits, GameOutcome};
+use player::{EngineSpec, Player};
+use stats::{Sprt, SprtDecision, Tally};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The first engine is the one the statistics are about.
+    pub engines: [EngineSpec; 2],
+    pub openings: Vec<Game>,
+    pub games: usize,
+    pub limits: GameLimits,
+    pub concurrency: usize,
+    /// Longest wait for an engine's handshake.
+    pub start_timeout: Duration,
+    /// The GGF file written.
+    pub out: PathBuf,
+    pub sprt: Option<Sprt>,
+}
+
+/// One forfeited game.
+#[derive(Clone, Debug)]
+pub struct ForfeitNote {
+    pub game: usize,
+    /// 0 = first engine, 1 = second.
+    pub engine: usize,
+    pub reason: Forfeit,
+}
+
+/// The result of a match.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    pub names: [String; 2],
+    /// From the first engine's point of view.
+    pub tally: Tally,
+    pub forfeits: Vec<ForfeitNote>,
+    pub sprt: Option<(SprtDecision, f64)>,
+    /// The records, in game order.
+    pub records: Vec<GgfGame>,
+}
+
+/// A worker's message to the main thread.
+enum Event {
+    Done {
+        index: usize,
+        first_is_black: bool,
+        outcome: Box<GameOutcome>,
+    },
+    Fatal(String),
+}
+
+/// Plays the match, printing progress and the final table to `out`.
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+    if cfg.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    if let Some(s) = &cfg.sprt {
+        s.validate()?;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let ever_started = [AtomicBool::new(false), AtomicBool::new(false)];
+    let (tx, rx) = mpsc::channel::<Event>();
+    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
+    let mut summary = MatchSummary {
+        names: [display_name(&cfg.engines[0]), display_name(&cfg.engines[1])],
+        tally: Tally::default(),
+        forfeits: Vec::new(),
+        sprt: None,
+        records: Vec::new(),
+    };
+    let mut fatal = None;
+    let _ = writeln!(
+        out,
+        "match: {} games, {} openings, {} in parallel; GGF to {}",
+        cfg.games,
+        cfg.openings.len(),
+        workers,
+        cfg.out.display()
+    );
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, stop, ever_started) = (&next, &stop, &ever_started);
+            scope.spawn(move || worker(cfg, next, stop, ever_started, tx));
+        }
+        drop(tx);
+        let mut records = BTreeMap::new();
+        for event in rx {
+            match event {
+                Event::Fatal(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    fatal.get_or_insert(e);
+                }
+                Event::Done {
+                    index,
+                    first_is_black,
+                    outcome,
+                } => {
+                    if matches!(outcome.end, GameEnd::Aborted) {
+                        continue;
+                    }
+                    let info = &outcome.record.game().info;
+                    let (first, second) = if first_is_black {
+                        (&info.black, &info.white)
+                    } else {
+                        (&info.white, &info.black)
+                    };
+                    for (slot, name) in [first, second].into_iter().enumerate() {
+                        if let Some(n) = name {
+                            summary.names[slot] = n.clone();
+                        }
+                    }
+                    let black_margin = match &outcome.end {
+                        GameEnd::Finished { black_margin } => *black_margin,
+                        GameEnd::Forfeited { loser, reason } => {
+                            let engine = usize::from((*loser == Color::Black) != first_is_black);
+                            summary.forfeits.push(ForfeitNote {
+                                game: index + 1,
+                                engine,
+                                reason: reason.clone(),
+                            });
+                            if *loser == Color::Black {
+                                -64
+                            } else {
+                                64
+                            }
+                        }
+                        GameEnd::Aborted => 0,
+                    };
+                    let first_margin = if first_is_black {
+                        black_margin
+                    } else {
+                        -black_margin
+                    };
+                    summary.tally.add(first_margin);
+                    records.insert(index, outcome.record);
+                    let text: String = records.values().map(|r| format_ggf(r) + "\n").collect();
+                    if let Err(e) = crate::paths::write_atomic(&cfg.out, text.as_bytes()) {
+                        fatal.get_or_insert(format!("writing {}: {e}", cfg.out.display()));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    let mut line = report::running_line(
+                        &summary,
+                        index,
+                        cfg.games,
+                        first_is_black,
+                        first_margin,
+                        summary.forfeits.last().filter(|f| f.game == index + 1),
+                    );
+                    if let Some(sprt) = &cfg.sprt {
+                        let llr = sprt.llr(&summary.tally);
+                        let (lo, hi) = sprt.bounds();
+                        line.push_str(&format!("  LLR {llr:+.2} [{lo:.2}, {hi:.2}]"));
+                        let d = sprt.decide(&summary.tally);
+                        if d != SprtDecision::Continue && summary.sprt.is_none() {
+                            summary.sprt = Some((d, llr));
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    let _ = writeln!(out, "{line}");
+                    let _ = out.flush();
+                }
+            }
+        }
+        summary.records = records.into_values().collect();
+    });
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    if let (Some(sprt), None) = (&cfg.sprt, summary.sprt) {
+        summary.sprt = Some((SprtDecision::Continue, sprt.llr(&summary.tally)));
+    }
+    let _ = write!(out, "{}", report::final_table(&summary, cfg));
+    Ok(summary)
+}
+
+fn display_name(spec: &EngineSpec) -> String {
+    spec.name.clone().unwrap_or_else(|| spec.command.clone())
+}
+
+/// One worker: takes game numbers until none are left (or the match stops).
+fn worker(
+    cfg: &MatchConfig,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    ever_started: &[AtomicBool; 2],
+    tx: mpsc::Sender<Event>,
+) {
+    let mut players: [Option<Player>; 2] = [None, None];
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= cfg.games {
+            break;
+        }
+        let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
+        let first_is_black = index.is_multiple_of(2);
+        let mut failed = None;
+        for (e, slot) in players.iter_mut().enumerate() {
+            if slot.is_none() {
+                match Player::start(&cfg.engines[e], cfg.start_timeout) {
+                    Ok(p) => {
+                        ever_started[e].store(true, Ordering::Relaxed);
+                        *slot = Some(p);
+                    }
+                    Err(err) if !ever_started[e].load(Ordering::Relaxed) => {
+                        let _ = tx.send(Event::Fatal(err));
+                        return;
+                    }
+                    Err(err) => {
+                        failed = Some((e, err));
+                        break;
+                    }
+                }
+            }
+        }
+        let outcome = match (failed, &mut players) {
+            (Some((e, err)), _) => {
+                let names = [display_name(&cfg.engines[0]), display_name(&cfg.engines[1])];
+                let seat_names = if first_is_black {
+                    [names[0].as_str(), names[1].as_str()]
+                } else {
+                    [names[1].as_str(), names[0].as_str()]
+                };
+                let loser = if (e == 0) == first_is_black {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                forfeit_before_start(opening, seat_names, loser, Forfeit::Crash(err))
+            }
+            (None, [Some(a), Some(b)]) => {
+                let seats = if first_is_black { [a, b] } else { [b, a] };
+                play_game(seats, opening, &cfg.limits, stop)
+            }
+            (None, _) => {
+                let _ = tx.send(Event::Fatal("internal: engine missing".into()));
+                return;
+            }
+        };
+        if let GameEnd::Forfeited { loser, reason } = &outcome.end {
+            // Restart the offender's process for the next game (not after a resignation).
+            if !matches!(reason, Forfeit::Resign) {
+                let e = usize::from((*loser == Color::Black) != first_is_black);
+                if let Some(p) = players[e].take() {
+                    p.kill();
+                }
+            }
+        }
+        if tx
+            .send(Event::Done {
+                index,
+                first_is_black,
+                outcome: Box::new(outcome),
+            })
+            .is_err()
+        {
+            break;
+        }
+    }
+    for p in players.into_iter().flatten() {
+        p.quit();
+    }
+}

@@ -1,0 +1,169 @@
+//! Openings: reading an openings file (one transcript per line, the XOT format) and generating
+//! balanced ones with our own search.
+
+use crate::board::{Board, Move};
+use crate::eval::Evaluator;
+use crate::formats::{format_transcript, replay_inferring_passes, Game};
+use crate::rng::Rng;
+use crate::search::{Limits, Searcher};
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// Parses an openings file: one transcript per line (`f5d6c3…`, spaces allowed), blank lines and
+/// lines starting with `#` or `;` ignored. Each opening must be legal from the start position and
+/// leave a game that is not over.
+pub fn parse_openings(text: &str) -> Result<Vec<Game>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
+            continue;
+        }
+        let game = replay_inferring_passes(t)
+            .map_err(|e| format!("line {}: bad opening {t:?}: {e}", i + 1))?;
+        if game.is_over() {
+            return Err(format!("line {}: the opening {t:?} ends the game", i + 1));
+        }
+        out.push(game);
+    }
+    if out.is_empty() {
+        return Err("no openings in the file".into());
+    }
+    Ok(out)
+}
+
+/// Reads and parses an openings file.
+pub fn read_openings(path: &Path) -> Result<Vec<Game>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+    parse_openings(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// What `wedge openings` generates.
+#[derive(Clone, Copy, Debug)]
+pub struct OpeningSpec {
+    pub plies: u32,
+    /// Keep openings whose value (discs, side to move) is at most this in absolute value.
+    pub max_abs_eval: i32,
+    pub count: usize,
+    /// Depth of the evaluating search.
+    pub depth: u32,
+    pub seed: u64,
+    /// Give up after this many random candidates.
+    pub max_tries: usize,
+}
+
+/// One generated opening with its value (discs, for the side to move after it).
+#[derive(Clone, Debug)]
+pub struct Opening {
+    pub game: Game,
+    pub value: i32,
+}
+
+/// Random `plies`-move openings (uniform among legal moves at each ply, no symmetric duplicates
+/// of the same move sequence), kept when a `depth` search values them within `max_abs_eval`.
+pub fn generate<E: Evaluator>(
+    searcher: &Searcher<E>,
+    spec: &OpeningSpec,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Vec<Opening>, String> {
+    if spec.plies == 0 || spec.plies > 30 {
+        return Err(format!("--plies must be 1..=30, got {}", spec.plies));
+    }
+    let mut rng = Rng::new(spec.seed);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let stop = AtomicBool::new(false);
+    let mut tries = 0;
+    while out.len() < spec.count {
+        if tries >= spec.max_tries {
+            return Err(format!(
+                "only {} balanced openings found in {tries} tries; raise --max-abs-eval or lower --count",
+                out.len()
+            ));
+        }
+        tries += 1;
+        let mut game = Game::default();
+        let mut ok = true;
+        for _ in 0..spec.plies {
+            let board = game.position().board;
+            let legal = board.legal_moves();
+            if legal == 0 {
+                ok = false;
+                break;
+            }
+            let bit = rng.pick_bit(legal);
+            let Some(sq) = crate::board::Square::first_of(bit) else {
+                ok = false;
+                break;
+            };
+            if game.play(Move::Play(sq)).is_err() {
+                ok = false;
+                break;
+            }
+        }
+        if !ok || game.is_over() || game.legal_squares().0 == 0 {
+            continue;
+        }
+        let key = canonical(&game.position().board);
+        if !seen.insert(key) {
+            continue;
+        }
+        searcher.clear();
+        let report = searcher.search(
+            &game.position().board,
+            &Limits::depth(spec.depth),
+            &stop,
+            &mut |_| {},
+        );
+        if report.score.abs() <= spec.max_abs_eval {
+            out.push(Opening {
+                game,
+                value: report.score,
+            });
+            progress(out.len(), tries);
+        }
+    }
+    Ok(out)
+}
+
+/// The smallest of the 8 symmetric images, so mirrored openings count once.
+fn canonical(board: &Board) -> (u64, u64) {
+    crate::board::Symmetry::ALL
+        .iter()
+        .map(|s| (s.apply(board.player), s.apply(board.opponent)))
+        .min()
+        .unwrap_or((board.player, board.opponent))
+}
+
+/// The file text: a header comment, then one transcript per line.
+pub fn format_openings(openings: &[Opening], header: &str) -> String {
+    let mut s = String::new();
+    for line in header.lines() {
+        s.push_str("# ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    for o in openings {
+        s.push_str(&format_transcript(o.game.moves()));
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_rejects_openings() {
+        let games = parse_openings("# comment\n\nf5d6c3d3c4\nf5 f6\n").unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves().len(), 5);
+        let err = parse_openings("f5d6\nf5f5\n").unwrap_err();
+        assert!(err.starts_with("line 2"), "{err}");
+        assert!(parse_openings("# nothing\n").is_err());
+        assert!(parse_openings("zz\n").is_err());
+    }
+}

@@ -1,0 +1,95 @@
+//! The running line printed after each game and the final table.
+
+use super::stats::{format_elo, SprtDecision};
+use super::{ForfeitNote, MatchConfig, MatchSummary};
+
+/// `game 12/200  Wedge6 (W) vs Wedge4: +10   W 7 D 1 L 4  score 62.5%  Elo +88.7 [...]`.
+pub fn running_line(
+    s: &MatchSummary,
+    index: usize,
+    total: usize,
+    first_is_black: bool,
+    first_margin: i32,
+    forfeit: Option<&ForfeitNote>,
+) -> String {
+    let t = &s.tally;
+    let mut line = format!(
+        "game {:>4}/{total}  {} ({}) vs {}: {:+3}  W {} D {} L {}  score {:5.1}%  Elo {}",
+        index + 1,
+        s.names[0],
+        if first_is_black { "B" } else { "W" },
+        s.names[1],
+        first_margin,
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score().unwrap_or(0.5),
+        format_elo(t)
+    );
+    if let Some(f) = forfeit {
+        line.push_str(&format!("  [{} forfeits: {}]", s.names[f.engine], f.reason));
+    }
+    line
+}
+
+/// The final summary table, the forfeits and the SPRT verdict.
+pub fn final_table(s: &MatchSummary, cfg: &MatchConfig) -> String {
+    let t = &s.tally;
+    let mut out = String::new();
+    out.push_str("\nfinal result\n");
+    out.push_str(&format!(
+        "{:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>10}  {}\n",
+        "engine", "games", "wins", "draws", "losses", "score", "avg discs", "Elo [95%]"
+    ));
+    let flipped = super::stats::Tally {
+        wins: t.losses,
+        draws: t.draws,
+        losses: t.wins,
+        disc_sum: -t.disc_sum,
+    };
+    for (name, tally) in [(&s.names[0], *t), (&s.names[1], flipped)] {
+        out.push_str(&format!(
+            "{:<24} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>+10.2}  {}\n",
+            name,
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score().unwrap_or(0.5),
+            tally.average_discs().unwrap_or(0.0),
+            format_elo(&tally)
+        ));
+    }
+    if s.forfeits.is_empty() {
+        out.push_str("adjudications: none\n");
+    } else {
+        out.push_str(&format!("adjudications: {}\n", s.forfeits.len()));
+        for f in &s.forfeits {
+            out.push_str(&format!(
+                "  game {}: {} forfeits ({}): {}\n",
+                f.game,
+                s.names[f.engine],
+                f.reason.category(),
+                f.reason
+            ));
+        }
+    }
+    if let (Some(sprt), Some((decision, llr))) = (&cfg.sprt, s.sprt) {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match decision {
+            SprtDecision::H1 => format!("H1 accepted (Elo >= {})", sprt.elo1),
+            SprtDecision::H0 => format!("H0 accepted (Elo <= {})", sprt.elo0),
+            SprtDecision::Continue => "no decision yet".to_string(),
+        };
+        out.push_str(&format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} in [{:.3}, {:.3}]: {}\n",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lo, hi, verdict
+        ));
+    }
+    out.push_str(&format!(
+        "games written to {} ({} records)\n",
+        cfg.out.display(),
+        s.records.len()
+    ));
+    out
+}

@@ -1,0 +1,281 @@
+//! `wedge match` end to end: the real binary against itself over both protocols, and against
+//! small fake engines (shell scripts) that crash, play illegal moves, hang or lose on time.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use wedge::formats::{parse_ggf_games, GgfGame};
+
+const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wedge-match-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn openings(dir: &Path) -> PathBuf {
+    let p = dir.join("openings.txt");
+    std::fs::write(&p, "# two openings\nf5d6c3d3c4\nf5f6e6f4\n").unwrap();
+    p
+}
+
+/// Runs `wedge match ARGS --openings … --out …` and returns (success, stdout, the GGF games).
+fn run_match(name: &str, args: &[&str]) -> (bool, String, Vec<GgfGame>) {
+    let dir = temp_dir(name);
+    let out = dir.join("games.ggf");
+    let output = Command::new(WEDGE)
+        .arg("match")
+        .args(args)
+        .arg("--openings")
+        .arg(openings(&dir))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let games = match std::fs::read_to_string(&out) {
+        Ok(text) => parse_ggf_games(&text)
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap_or_else(|e| panic!("bad GGF written: {e:?}\n{text}")),
+        Err(_) => Vec::new(),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    (output.status.success(), format!("{stdout}{stderr}"), games)
+}
+
+fn wedge(protocol: &str) -> String {
+    format!("{WEDGE} --hash 8 {protocol}")
+}
+
+/// NBoard engine that answers pings, then does `on_go` (shell) when asked to move.
+fn fake_nboard(on_go: &str) -> String {
+    format!(
+        "sh -c 'while read -r c a; do case \"$c\" in ping) echo \"pong $a\";; go) {on_go};; esac; done'"
+    )
+}
+
+/// GTP engine that answers every command with success, and `genmove` with `reply` (shell).
+fn fake_gtp(reply: &str) -> String {
+    format!(
+        "sh -c 'while read -r id c a; do case \"$c\" in genmove) {reply};; *) printf \"=%s\\n\\n\" \"$id\";; esac; done'"
+    )
+}
+
+fn assert_all_legal_and_over(games: &[GgfGame]) {
+    for g in games {
+        let game = g.game();
+        assert!(game.is_over(), "unfinished game {g}");
+        let result = g.result.unwrap().black_margin.unwrap();
+        let (b, w) = game.disc_counts();
+        assert_eq!(
+            result.signum(),
+            (b as f64 - w as f64).signum(),
+            "result does not match the board: {g}"
+        );
+    }
+}
+
+#[test]
+fn wedge_vs_wedge_over_both_protocols() {
+    let (ok, out, games) = run_match(
+        "both",
+        &[
+            "--engine",
+            &wedge("nboard"),
+            "--engine",
+            &wedge("gtp"),
+            "--protocol",
+            "nboard",
+            "--protocol",
+            "gtp",
+            "--depth",
+            "1",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+        ],
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("final result"), "{out}");
+    assert!(out.contains("adjudications: none"), "{out}");
+    assert_eq!(games.len(), 4, "{out}");
+    assert_all_legal_and_over(&games);
+    // Colours alternate: the NBoard engine is Black in games 1 and 3.
+    assert_eq!(games[0].game().info.black, games[1].game().info.white);
+    assert_eq!(games[0].game().moves()[..5], games[1].game().moves()[..5]);
+}
+
+#[test]
+fn nboard_with_time_per_move() {
+    // GTP times are whole seconds (too slow for a test), so both sides speak NBoard here and
+    // get 0.05 s per move through the GGF clock.
+    let (ok, out, games) = run_match(
+        "timed",
+        &[
+            "--engine",
+            &wedge("nboard"),
+            "--engine",
+            &wedge("nboard"),
+            "--time-per-move",
+            "0.05",
+            "--time-margin",
+            "2",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(ok, "{out}");
+    assert_eq!(games.len(), 2, "{out}");
+    assert_all_legal_and_over(&games);
+}
+
+/// Plays Wedge (depth 1, NBoard) against `bad` and checks every game is a forfeit of `bad`
+/// with `category`, and that the match went on to the end.
+fn forfeits(name: &str, bad: &str, protocol: &str, category: &str, extra: &[&str]) {
+    let mut args = vec![
+        "--engine".to_string(),
+        wedge("nboard"),
+        "--engine".to_string(),
+        bad.to_string(),
+        "--protocol".into(),
+        "nboard".into(),
+        "--protocol".into(),
+        protocol.into(),
+        "--depth".into(),
+        "1".into(),
+        "--games".into(),
+        "3".into(),
+        "--name".into(),
+        "good".into(),
+        "--name".into(),
+        "bad".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (ok, out, games) = run_match(name, &refs);
+    assert!(ok, "{out}");
+    assert_eq!(games.len(), 3, "{out}");
+    assert!(out.contains("adjudications: 3"), "{out}");
+    assert_eq!(
+        out.matches(&format!("bad forfeits ({category})")).count(),
+        3,
+        "{out}"
+    );
+    assert!(out.contains("W 3 D 0 L 0"), "{out}");
+    for g in &games {
+        let margin = g.result.unwrap().black_margin.unwrap();
+        let bad_is_black = g.game().info.black.as_deref() == Some("bad");
+        assert_eq!(margin, if bad_is_black { -64.0 } else { 64.0 }, "{g}");
+        assert!(g.to_string().contains("C[adjudicated:"), "{g}");
+    }
+}
+
+#[test]
+fn crashing_engine_is_adjudicated() {
+    forfeits("crash", &fake_nboard("exit 3"), "nboard", "crash", &[]);
+}
+
+#[test]
+fn illegal_move_is_adjudicated() {
+    // A1 is never legal in the first moves after these openings.
+    forfeits(
+        "illegal",
+        &fake_nboard("echo \"=== A1\""),
+        "nboard",
+        "illegal move",
+        &[],
+    );
+}
+
+#[test]
+fn garbage_gtp_move_is_adjudicated() {
+    forfeits(
+        "garbage",
+        &fake_gtp("printf \"=%s zz9\\n\\n\" \"$id\""),
+        "gtp",
+        "illegal move",
+        &[],
+    );
+}
+
+#[test]
+fn hung_engine_is_adjudicated() {
+    forfeits(
+        "hang",
+        &fake_nboard("sleep 30"),
+        "nboard",
+        "hang",
+        &["--move-timeout", "0.3"],
+    );
+}
+
+#[test]
+fn slow_engine_loses_on_time() {
+    forfeits(
+        "time",
+        &fake_gtp("sleep 1; printf \"=%s PASS\\n\\n\" \"$id\""),
+        "gtp",
+        "time loss",
+        &["--time-per-move", "0.1", "--time-margin", "0.2"],
+    );
+}
+
+#[test]
+fn sprt_stops_early() {
+    let (ok, out, games) = run_match(
+        "sprt",
+        &[
+            "--engine",
+            &wedge("nboard"),
+            "--engine",
+            &fake_nboard("exit 1"),
+            "--depth",
+            "1",
+            "--games",
+            "100",
+            "--sprt",
+            "0",
+            "10",
+            "0.05",
+            "0.05",
+        ],
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("H1 accepted"), "{out}");
+    assert!(games.len() < 10, "{} games\n{out}", games.len());
+}
+
+#[test]
+fn engine_that_cannot_start_is_an_error() {
+    let (ok, out, _) = run_match(
+        "nostart",
+        &[
+            "--engine",
+            "/nonexistent/engine",
+            "--engine",
+            &wedge("nboard"),
+            "--games",
+            "2",
+        ],
+    );
+    assert!(!ok);
+    assert!(out.contains("cannot start"), "{out}");
+}
+
+#[test]
+fn bad_openings_file_is_an_error() {
+    let dir = temp_dir("badopen");
+    let p = dir.join("o.txt");
+    std::fs::write(&p, "f5d6\nnot a move\n").unwrap();
+    let output = Command::new(WEDGE)
+        .args(["match", "--engine", "x", "--engine", "y", "--openings"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("line 2"), "{err}");
+}
