@@ -149,16 +149,19 @@ impl TranspositionTable {
         score: i32,
         best: u8,
     ) {
-        let (mut lower, mut upper) = if score <= alpha {
+        let fresh_bounds = if score <= alpha {
             (-64, score)
         } else if score >= beta {
             (score, 64)
         } else {
             (score, score)
         };
+        let (mut lower, mut upper) = fresh_bounds;
+        let mut best = best;
         let age = self.age();
         let bucket = self.bucket(hash);
-        // Same position already here: tighten the bounds when the search was equivalent.
+        // The slot to write: this position's own slot if present, else the least valuable one
+        // (empty first, then stale generations, then the shallowest).
         let mut victim = 0;
         let mut victim_rank = u32::MAX;
         for (i, s) in bucket.0.iter().enumerate() {
@@ -168,44 +171,28 @@ impl TranspositionTable {
                 && s.opponent.load(Relaxed) ^ d == board.opponent
             {
                 let old = TtData::unpack(d);
-                let mut best = best;
                 if old.depth == depth && old.selectivity == selectivity {
+                    // An equivalent search: tighten the bounds, unless they contradict (selective
+                    // searches can disagree), in which case the new result wins.
                     lower = lower.max(old.lower as i32);
                     upper = upper.min(old.upper as i32);
                     if lower > upper {
-                        // Inconsistent (selective searches can disagree): keep the new result.
-                        (lower, upper) = if score <= alpha {
-                            (-64, score)
-                        } else if score >= beta {
-                            (score, 64)
-                        } else {
-                            (score, score)
-                        };
+                        (lower, upper) = fresh_bounds;
                     }
                 } else if old.depth > depth || (old.depth == depth && old.selectivity < selectivity)
                 {
                     // The old entry is more valuable; refresh its age only.
                     if old.age != age {
-                        let refreshed = TtData { age, ..old }.pack();
-                        write(s, board, refreshed);
+                        write(s, board, TtData { age, ..old }.pack());
                     }
                     return;
                 }
                 if best == 64 {
                     best = old.best;
                 }
-                let data = TtData {
-                    lower: lower as i8,
-                    upper: upper as i8,
-                    best,
-                    depth,
-                    selectivity,
-                    age,
-                };
-                write(s, board, data.pack());
-                return;
+                victim = i;
+                break;
             }
-            // Replacement rank: empty first, then stale generations, then shallowest.
             let rank = if d == 0 {
                 0
             } else {

@@ -61,13 +61,8 @@ impl Checkpoint {
         let expected = (HEADER as u64)
             .saturating_add(n.saturating_mul(12))
             .saturating_add(8);
-        if expected != bytes.len() as u64 {
-            return Err(format!("{} bytes, header implies {expected}", bytes.len()));
-        }
+        super::dataset::check_size_and_checksum(bytes, expected)?;
         let end = bytes.len() - 8;
-        if u64_at(end) != fnv1a64(&bytes[..end]) {
-            return Err("checksum mismatch".into());
-        }
         let n = n as usize;
         let floats: Vec<f32> = bytes[HEADER..end]
             .chunks_exact(4)

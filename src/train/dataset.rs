@@ -86,13 +86,8 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
     let expected = 20u64
         .saturating_add(n.saturating_mul(RECORD as u64))
         .saturating_add(8);
-    if expected != bytes.len() as u64 {
-        return Err(format!("{} bytes, header implies {expected}", bytes.len()));
-    }
+    check_size_and_checksum(bytes, expected)?;
     let end = bytes.len() - 8;
-    if u64_at(end) != fnv1a64(&bytes[..end]) {
-        return Err("checksum mismatch".into());
-    }
     let mut out = Vec::with_capacity(n as usize);
     for r in bytes[20..end].chunks_exact(RECORD) {
         let mut a = [0u8; 8];
@@ -125,6 +120,20 @@ pub fn save_samples(path: &Path, samples: &[Sample]) -> Result<(), String> {
 pub fn load_samples(path: &Path) -> Result<Vec<Sample>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     samples_from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Checks that a cache file has the length its header implies and that its last 8 bytes are
+/// the FNV-1a 64 checksum of everything before them.
+pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<(), String> {
+    if expected != bytes.len() as u64 || bytes.len() < 8 {
+        return Err(format!("{} bytes, header implies {expected}", bytes.len()));
+    }
+    let end = bytes.len() - 8;
+    let stored = bytes[end..].try_into().map(u64::from_le_bytes).unwrap_or(0);
+    if stored != fnv1a64(&bytes[..end]) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
