@@ -19,6 +19,22 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
+    /// A uniformly chosen legal move of `board`: a square, a pass when the side to move must
+    /// pass, or `None` when the game is over. For random games in tests and tools.
+    pub fn random_move(&mut self, board: &crate::board::Board) -> Option<crate::board::Move> {
+        use crate::board::{Move, Square};
+        let moves = board.legal_moves();
+        if moves != 0 {
+            Some(Move::Play(Square::from_index(
+                self.pick_bit(moves).trailing_zeros(),
+            )))
+        } else if board.pass().legal_moves() != 0 {
+            Some(Move::Pass)
+        } else {
+            None
+        }
+    }
+
     /// A uniformly chosen set bit of a non-zero bitboard.
     pub fn pick_bit(&mut self, bits: u64) -> u64 {
         let mut k = self.below(bits.count_ones() as u64);

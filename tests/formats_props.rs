@@ -13,12 +13,9 @@ use wedge::rng::Rng;
 /// A random legal game from `start`, at most `max_plies` moves, passes written.
 fn random_game_from(rng: &mut Rng, start: Position, max_plies: usize) -> Game {
     let mut game = Game::new(start);
-    while !game.is_over() && game.moves().len() < max_plies {
-        let legal = game.position().board.legal_moves();
-        let mv = if legal == 0 {
-            Move::Pass
-        } else {
-            Move::Play(Square::from_index(rng.pick_bit(legal).trailing_zeros()))
+    while game.moves().len() < max_plies {
+        let Some(mv) = rng.random_move(&game.position().board) else {
+            break;
         };
         game.play(mv).expect("generated move is legal");
     }

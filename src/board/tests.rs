@@ -9,18 +9,10 @@ fn random_positions(seed: u64, games: usize, mut f: impl FnMut(&Board)) {
     let mut rng = Rng::new(seed);
     for _ in 0..games {
         let mut b = Board::START;
-        loop {
+        f(&b);
+        while let Some(mv) = rng.random_move(&b) {
+            b = b.apply(mv).expect("legal");
             f(&b);
-            let m = b.legal_moves();
-            if m == 0 {
-                if b.pass().legal_moves() == 0 {
-                    break;
-                }
-                b = b.pass();
-                continue;
-            }
-            let sq = Square::from_index(rng.pick_bit(m).trailing_zeros());
-            b = b.play(sq).expect("legal");
         }
     }
 }

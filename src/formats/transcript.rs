@@ -154,13 +154,7 @@ mod tests {
     fn random_game(seed: u64) -> Game {
         let mut rng = crate::rng::Rng::new(seed);
         let mut game = Game::new(Position::START);
-        while !game.is_over() {
-            let legal = game.position().board.legal_moves();
-            let mv = if legal == 0 {
-                Move::Pass
-            } else {
-                Move::Play(Square::from_index(rng.pick_bit(legal).trailing_zeros()))
-            };
+        while let Some(mv) = rng.random_move(&game.position().board) {
             game.play(mv).unwrap();
         }
         game
