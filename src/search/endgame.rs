@@ -1,7 +1,8 @@
 //! The exact endgame solver above the last four empties: a shallow tier without table (parity
 //! order, no move generation) and a deep tier with the transposition table, fastest-first
-//! ordering and enhanced transposition cut-offs; null-window searches for all but the principal
-//! variation. Scores are exact final disc differences for the side to move.
+//! ordering and enhanced transposition cut-offs. All are null-window searches; the principal
+//! variation is searched by the midgame `pvs`, which runs exactly once the depth reaches the
+//! end. Scores are exact final disc differences for the side to move.
 
 use super::context::Context;
 use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
@@ -231,70 +232,5 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         None
-    }
-
-    /// Exact score within (`alpha`, `beta`) with `n` empties (principal-variation search:
-    /// the first move with the full window, the others with a null window first).
-    pub fn pvs_end(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-        self.nodes += 1;
-        if self.should_stop() {
-            return alpha;
-        }
-        let moves = legal_moves(player, opponent);
-        if moves == 0 {
-            return if legal_moves(opponent, player) != 0 {
-                -self.pvs_end(opponent, player, -beta, -alpha, n)
-            } else {
-                final_score(player, opponent)
-            };
-        }
-        let board = Board::new(player, opponent);
-        let hash = board.hash();
-        let tt_move = self.tt.probe(&board, hash).map_or(64, |d| d.best);
-        let mut list = MoveList::new(player, opponent, moves);
-        list.score_endgame(
-            player,
-            opponent,
-            odd_quadrants(!(player | opponent)),
-            tt_move,
-        );
-        let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
-        for i in 0..list.len() {
-            let c = list.pick(i);
-            let (np, no) = c.child(player, opponent);
-            let v = if i == 0 {
-                -self.pvs_end(np, no, -beta, -a, n - 1)
-            } else {
-                let v = -self.nws_end(np, no, -a - 1, n - 1);
-                if v > a && v < beta {
-                    -self.pvs_end(np, no, -beta, -v, n - 1)
-                } else {
-                    v
-                }
-            };
-            if v > best {
-                best = v;
-                best_sq = c.sq;
-                if v > a {
-                    a = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if !self.stopped {
-            self.tt.store(
-                &board,
-                hash,
-                n as u8,
-                NO_SELECTIVITY,
-                alpha,
-                beta,
-                best,
-                best_sq,
-            );
-        }
-        best
     }
 }

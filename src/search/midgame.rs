@@ -4,10 +4,11 @@
 
 use super::context::Context;
 use super::endgame::SHALLOW_MAX;
-use super::last_moves::final_score;
+use super::last_moves::{final_score, odd_quadrants};
 use super::limits::Selectivity;
 use super::ordering::{MoveList, CORNERS};
 use super::probcut;
+use super::tt::NO_SELECTIVITY;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::Evaluator;
@@ -58,10 +59,11 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
-        if depth >= n {
-            return self.pvs_end(player, opponent, alpha, beta, n);
-        }
-        if depth == 0 {
+        // Reaching the end of the game: an exact search, ordered fastest-first like the
+        // endgame solver's, whose null-window searches take the other moves.
+        let exact = depth >= n;
+        let depth = depth.min(n);
+        if depth == 0 && !exact {
             return self.evaluate(player, opponent, state);
         }
         self.nodes += 1;
@@ -81,7 +83,11 @@ impl<E: Evaluator> Context<'_, E> {
         let hash = board.hash();
         let tt_move = self.tt.probe(&board, hash).map_or(64, |d| d.best);
         let mut list = MoveList::new(player, opponent, moves);
-        self.order_mid(player, opponent, state, &mut list, tt_move, depth);
+        if exact {
+            list.score_endgame(player, opponent, odd_quadrants(board.empties()), tt_move);
+        } else {
+            self.order_mid(player, opponent, state, &mut list, tt_move, depth);
+        }
         let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
         for i in 0..list.len() {
             let c = list.pick(i);
@@ -109,7 +115,12 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         if !self.stopped {
-            let sel = self.selectivity;
+            // An exact result holds whatever pruning the caller's iteration allows.
+            let sel = if exact {
+                NO_SELECTIVITY
+            } else {
+                self.selectivity
+            };
             self.tt
                 .store(&board, hash, depth as u8, sel, alpha, beta, best, best_sq);
         }
