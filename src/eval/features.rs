@@ -89,7 +89,7 @@ impl Features {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
+    use crate::board::Move;
     use crate::rng::Rng;
 
     /// Plays random games, checking the incremental state against a from-scratch one at every
@@ -104,22 +104,21 @@ mod tests {
             loop {
                 assert_eq!(feat.side_to_move_indices(), indices(&board));
                 positions += 1;
-                let moves = board.legal_moves();
-                if moves == 0 {
-                    if board.pass().legal_moves() == 0 {
-                        break;
+                match rng.random_move(&board) {
+                    None => break,
+                    Some(Move::Pass) => {
+                        board = board.pass();
+                        feat.pass();
                     }
-                    board = board.pass();
-                    feat.pass();
-                    continue;
+                    Some(Move::Play(sq)) => {
+                        let flips = board.flips(sq);
+                        let before = feat;
+                        let next = feat.played(sq.index(), flips);
+                        assert_eq!(feat, before, "played() must leave the original untouched");
+                        feat = next;
+                        board = board.play_flips(sq, flips);
+                    }
                 }
-                let sq = rng.pick_bit(moves).trailing_zeros();
-                let flips = board.flips(Square::from_index(sq));
-                let before = feat;
-                let next = feat.played(sq as usize, flips);
-                assert_eq!(feat, before, "played() must leave the original untouched");
-                feat = next;
-                board = board.play_flips(Square::from_index(sq), flips);
             }
         }
         assert!(positions > 150_000);

@@ -238,7 +238,7 @@ pub fn test_weights(n_phases: usize, seed: u64) -> Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Square, Symmetry};
+    use crate::board::{Move, Symmetry};
 
     fn eval() -> PatternEval {
         PatternEval::from_weights(&test_weights(4, 1)).unwrap()
@@ -270,19 +270,18 @@ mod tests {
                 assert_eq!(e.eval_features(&feat, &board), e.eval_units(&board));
                 let v = e.evaluate(&board);
                 assert!((-64..=64).contains(&v));
-                let moves = board.legal_moves();
-                if moves == 0 {
-                    if board.pass().legal_moves() == 0 {
-                        break;
+                match rng.random_move(&board) {
+                    None => break,
+                    Some(Move::Pass) => {
+                        board = board.pass();
+                        feat.pass();
                     }
-                    board = board.pass();
-                    feat.pass();
-                    continue;
+                    Some(Move::Play(sq)) => {
+                        let flips = board.flips(sq);
+                        feat.play(sq.index(), flips);
+                        board = board.play_flips(sq, flips);
+                    }
                 }
-                let sq = rng.pick_bit(moves).trailing_zeros();
-                let flips = board.flips(Square::from_index(sq));
-                feat.play(sq as usize, flips);
-                board = board.play_flips(Square::from_index(sq), flips);
             }
         }
     }

@@ -181,7 +181,7 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Square, Squares};
+    use crate::board::{Board, Squares};
     use crate::rng::Rng;
 
     /// Every disc reported stable must survive every continuation: check along random games.
@@ -192,21 +192,11 @@ mod tests {
             let mut b = Board::START;
             let mut history: Vec<(Board, bool)> = Vec::new();
             let mut black = true;
-            loop {
-                history.push((b, black));
-                let m = b.legal_moves();
-                if m == 0 {
-                    if b.pass().legal_moves() == 0 {
-                        break;
-                    }
-                    b = b.pass();
-                    black = !black;
-                    continue;
-                }
-                b = b
-                    .play(Square::from_index(rng.pick_bit(m).trailing_zeros()))
-                    .unwrap();
+            history.push((b, black));
+            while let Some(mv) = rng.random_move(&b) {
+                b = b.apply(mv).unwrap();
                 black = !black;
+                history.push((b, black));
             }
             let (final_b, final_black) = (b, black);
             let final_black_discs = if final_black {
