@@ -23,9 +23,9 @@ struct Cli {
 /// Options shared by every subcommand.
 #[derive(Args, Clone)]
 struct Common {
-    /// Search threads.
-    #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: u32,
+    /// Search threads (default 1; `wedge train` uses all cores unless given).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
     /// Transposition table size in MB.
     #[arg(long, global = true, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
@@ -39,6 +39,13 @@ struct Common {
     /// warn).
     #[arg(long, global = true)]
     log: Option<String>,
+}
+
+impl Common {
+    /// Search threads for everything but training: `--threads`, else 1.
+    fn threads(&self) -> usize {
+        self.threads.unwrap_or(1) as usize
+    }
 }
 
 #[derive(Subcommand)]
@@ -250,7 +257,7 @@ fn main() -> ExitCode {
                 &games,
                 positions,
                 max_depth,
-                common.threads as usize,
+                common.threads(),
                 &out,
             )
             .map(|m| println!("{}", m.to_text()))
@@ -259,9 +266,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => run_match(&common, &args),
         Some(Command::Openings(args)) => run_openings(&common, &args),
         Some(Command::Train(mut args)) => {
-            if std::env::args().any(|a| a == "--threads" || a.starts_with("--threads=")) {
-                args.threads = Some(common.threads as usize);
-            }
+            args.threads = common.threads.map(|t| t as usize);
             wedge::train::run_train(&args)
         }
         Some(Command::Eval(mut args)) => {
@@ -333,7 +338,7 @@ fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Resu
     wedge::protocol::frontend::init_logging(common.log.as_deref())?;
     let eval = load_evaluation(common)?;
     let probcut = load_probcut(common)?;
-    let (hash, threads) = (common.hash as usize, common.threads as usize);
+    let (hash, threads) = (common.hash as usize, common.threads());
     wedge::protocol::frontend::serve(proto, move |sink| {
         wedge::engine::Engine::spawn(
             move || Searcher::new(Arc::new(eval), hash, threads).with_probcut(Arc::new(probcut)),
@@ -423,7 +428,7 @@ fn run_perft(depth: u32, rule: perft::PassRule, only: bool) {
 
 fn run_bench(common: &Common, timed: bool) -> Result<(), String> {
     let searcher = build_searcher(&Common {
-        threads: 1,
+        threads: Some(1),
         ..common.clone()
     })?;
     println!(
@@ -490,12 +495,10 @@ fn evaluation_name(common: &Common) -> String {
 fn build_searcher(common: &Common) -> Result<Searcher<PatternEval>, String> {
     let eval = load_evaluation(common)?;
     let probcut = load_probcut(common)?;
-    Ok(Searcher::new(
-        Arc::new(eval),
-        common.hash as usize,
-        common.threads as usize,
+    Ok(
+        Searcher::new(Arc::new(eval), common.hash as usize, common.threads())
+            .with_probcut(Arc::new(probcut)),
     )
-    .with_probcut(Arc::new(probcut)))
 }
 
 /// The ProbCut model: `--probcut`, else the `.probcut` file beside the weights, else none.
