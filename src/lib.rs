@@ -2,6 +2,7 @@
 //! protocol front end are layered on top, each depending only downward).
 
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod formats;
 pub mod paths;

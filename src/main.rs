@@ -35,6 +35,19 @@ struct Common {
     /// Multi-ProbCut model file (default: the one beside the weights).
     #[arg(long, global = true)]
     probcut: Option<PathBuf>,
+    /// Opening book file (default: books/default.book when present).
+    #[arg(long, global = true)]
+    book: Option<PathBuf>,
+    /// Play and search without the opening book.
+    #[arg(long, global = true, conflicts_with = "book")]
+    no_book: bool,
+    /// Skip the checksum of the book's table when opening it (huge books verified before).
+    #[arg(long, global = true)]
+    book_trust: bool,
+    /// Book moves losing at most this many discs against the best may be chosen (weighted
+    /// toward the best; never a solved loss). 0 = always the best.
+    #[arg(long, global = true, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    book_randomness: u32,
     /// Log level on stderr: off, error, warn, info, debug or trace (default: RUST_LOG, else
     /// warn).
     #[arg(long, global = true)]
@@ -140,6 +153,9 @@ enum Command {
     Match(MatchArgs),
     /// Generate balanced openings (random openings our search values near 0).
     Openings(OpeningsArgs),
+    /// Build, inspect and convert the opening book (`--book FILE` says which).
+    #[command(subcommand)]
+    Book(BookCommand),
 }
 
 /// `wedge match`: the first `--engine` is the one the statistics are about.
@@ -265,6 +281,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { timed }) => run_bench(&common, timed),
         Some(Command::Match(args)) => run_match(&common, &args),
         Some(Command::Openings(args)) => run_openings(&common, &args),
+        Some(Command::Book(cmd)) => run_book(&common, cmd),
         Some(Command::Train(mut args)) => {
             args.threads = common.threads.map(|t| t as usize);
             wedge::train::run_train(&args)
@@ -336,13 +353,36 @@ fn run_solve(
 /// allocated on the worker thread, so the protocol answers at once.
 fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Result<(), String> {
     wedge::protocol::frontend::init_logging(common.log.as_deref())?;
-    let eval = load_evaluation(common)?;
+    // The weights are loaded on the engine thread, so the front end answers at once; a bad
+    // weights file still ends the process with its error before any search.
+    let weights = weights_path(common)?;
+    if !weights.is_file() {
+        return Err(format!("no weights file {}", weights.display()));
+    }
     let probcut = load_probcut(common)?;
     let (hash, threads) = (common.hash as usize, common.threads());
+    let options = wedge::engine::EngineOptions {
+        book: book_path(common).map(|path| wedge::engine::BookSetting {
+            path,
+            verify: if common.book_trust {
+                wedge::book::Verify::HeaderOnly
+            } else {
+                wedge::book::Verify::Full
+            },
+        }),
+        book_randomness: common.book_randomness,
+        ..Default::default()
+    };
     wedge::protocol::frontend::serve(proto, move |sink| {
         wedge::engine::Engine::spawn(
-            move || Searcher::new(Arc::new(eval), hash, threads).with_probcut(Arc::new(probcut)),
-            wedge::engine::EngineOptions::default(),
+            move || {
+                let eval = PatternEval::load(&weights).unwrap_or_else(|e| {
+                    eprintln!("wedge: {e}");
+                    std::process::exit(1)
+                });
+                Searcher::new(Arc::new(eval), hash, threads).with_probcut(Arc::new(probcut))
+            },
+            options,
             sink,
         )
     })
@@ -646,6 +686,264 @@ fn run_openings(common: &Common, args: &OpeningsArgs) -> Result<(), String> {
             .map_err(|e| format!("writing {}: {e}", path.display())),
         None => {
             print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// `wedge book ...`
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Add games (WTHOR .wtb, GGF .ggf, or transcripts one per line) to the book, then value
+    /// and negamax it; with --forest/--text, read that interchange format instead.
+    Import {
+        files: Vec<PathBuf>,
+        /// The files are compressed forests (`wedge book export --forest`).
+        #[arg(long, conflicts_with = "text")]
+        forest: bool,
+        /// The files are depth-first text books (`ply weight move [value]` lines).
+        #[arg(long)]
+        text: bool,
+        #[command(flatten)]
+        valuing: ValuingArgs,
+        /// Positions with fewer empties are not stored (a new book only).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(1..=60))]
+        min_empties: u8,
+        /// Keep only the first N games read (after the files' order).
+        #[arg(long)]
+        max_games: Option<usize>,
+        /// Keep a game only as long as its positions were reached by at least K of the games
+        /// being imported (the well-trodden lines).
+        #[arg(long, default_value_t = 1)]
+        min_games: usize,
+        /// Add the positions only (the book stays at the Consistent level).
+        #[arg(long)]
+        no_value: bool,
+        /// Description stored in the header.
+        #[arg(long)]
+        description: Option<String>,
+    },
+    /// Value every played position that needs it and negamax the book (the Negamaxed level).
+    Negamax {
+        #[command(flatten)]
+        valuing: ValuingArgs,
+    },
+    /// Counts: positions, kinds, empties, search depths.
+    Stats,
+    /// What the book says about a position (board string or transcript).
+    Probe { position: String },
+    /// Write the book as a compressed forest or a text book.
+    Export {
+        #[arg(long, conflicts_with = "text", required_unless_present = "text")]
+        forest: Option<PathBuf>,
+        #[arg(long)]
+        text: Option<PathBuf>,
+    },
+    /// Write a synthetic book of about SIZE megabytes (benchmarks).
+    Synth {
+        out: PathBuf,
+        #[arg(long, default_value_t = 1024)]
+        size_mb: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Probe latency on the (hot) book: median and 99th percentile.
+    Bench {
+        #[arg(long, default_value_t = 200_000)]
+        probes: usize,
+    },
+}
+
+/// How book positions are valued.
+#[derive(Args, Clone, Copy)]
+struct ValuingArgs {
+    /// Depth of the midgame searches.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
+    /// Played positions with at most this many empties are solved exactly (default: the
+    /// book's minimum empties).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=60))]
+    solve_empties: Option<u8>,
+    /// Multi-ProbCut selectivity of the midgame searches, in percent (100 = none).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(70..=100))]
+    confidence: u8,
+}
+
+/// The book file: `--book`, else the shipped one.
+fn book_path(common: &Common) -> Option<PathBuf> {
+    if common.no_book {
+        return None;
+    }
+    common
+        .book
+        .clone()
+        .or_else(|| wedge::paths::find_data_file("books", "default.book"))
+}
+
+fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
+    use wedge::book::{Book, BookBuilder, Verify};
+    use wedge::tools::book as tool;
+    let verify = if common.book_trust {
+        Verify::HeaderOnly
+    } else {
+        Verify::Full
+    };
+    let open = || -> Result<(PathBuf, Book), String> {
+        let path = book_path(common).ok_or("no book: pass --book FILE")?;
+        let book = Book::open(&path, verify).map_err(|e| e.to_string())?;
+        Ok((path, book))
+    };
+    // Commands that write need the file named: the shipped book is never rewritten by accident.
+    let target = || -> Result<PathBuf, String> {
+        common
+            .book
+            .clone()
+            .ok_or_else(|| "say which book to write with --book FILE".to_string())
+    };
+    let value = |book: &mut BookBuilder, v: &ValuingArgs| -> Result<(), String> {
+        if let Some(s) = v.solve_empties {
+            book.info.solve_empties = s;
+        }
+        let eval = Arc::new(load_evaluation(common)?);
+        let t = Instant::now();
+        let stats = tool::value_book(
+            book,
+            eval,
+            v.depth,
+            Selectivity::from_percent(v.confidence),
+            common.threads.unwrap_or(1) as usize,
+            (common.hash as usize).min(256),
+        );
+        eprintln!(
+            "valued: {} searched, {} solved, {} leaves added in {:.1} s",
+            stats.searched,
+            stats.solved,
+            stats.leaves_added,
+            t.elapsed().as_secs_f64()
+        );
+        Ok(())
+    };
+    match cmd {
+        BookCommand::Import {
+            files,
+            forest,
+            text,
+            valuing,
+            min_empties,
+            max_games,
+            min_games,
+            no_value,
+            description,
+        } => {
+            let path = target()?;
+            let t = Instant::now();
+            let mut book = if forest {
+                let [f] = files.as_slice() else {
+                    return Err("--forest takes exactly one file".into());
+                };
+                wedge::book::forest::import_forest(f).map_err(|e| e.to_string())?
+            } else {
+                BookBuilder::load_or_new(&path, min_empties).map_err(|e| e.to_string())?
+            };
+            if text {
+                for f in &files {
+                    let st =
+                        wedge::book::text::import_text(f, &mut book).map_err(|e| e.to_string())?;
+                    eprintln!("{}: {st:?}", f.display());
+                }
+            } else if !forest {
+                let mut set = tool::GameSet::default();
+                for f in &files {
+                    tool::read_games(f, &mut set)?;
+                }
+                if let Some(m) = max_games {
+                    set.games.truncate(m);
+                }
+                let games = tool::common_prefixes(&book, &set.games, min_games);
+                let (added, new, bad) = tool::add_games(&mut book, &games);
+                eprintln!(
+                    "games: {added} added, {} skipped (other start or unreadable), {bad} illegal; \
+                     {new} new positions; {} in the book; {:.1} s",
+                    set.skipped,
+                    book.len(),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            if let Some(d) = description {
+                book.info.description = d;
+            }
+            if !no_value && !forest {
+                value(&mut book, &valuing)?;
+            }
+            book.publish(&path).map_err(|e| e.to_string())?;
+            eprintln!(
+                "{}: {} positions, level {}",
+                path.display(),
+                book.len(),
+                book.level().name()
+            );
+            Ok(())
+        }
+        BookCommand::Negamax { valuing } => {
+            let path = target()?;
+            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            value(&mut book, &valuing)?;
+            book.publish(&path).map_err(|e| e.to_string())?;
+            eprintln!(
+                "{}: {} positions, level {}",
+                path.display(),
+                book.len(),
+                book.level().name()
+            );
+            Ok(())
+        }
+        BookCommand::Stats => {
+            let (_, book) = open()?;
+            print!("{}", tool::stats_text(&book)?);
+            Ok(())
+        }
+        BookCommand::Probe { position } => {
+            let (_, book) = open()?;
+            let board = parse_board_or_transcript(&position)?;
+            print!("{}", tool::probe_text(&book, &board));
+            Ok(())
+        }
+        BookCommand::Export { forest, text } => {
+            let (_, book) = open()?;
+            let builder = BookBuilder::from_book(&book).map_err(|e| e.to_string())?;
+            if let Some(f) = forest {
+                wedge::book::forest::export_forest(&builder, &f).map_err(|e| e.to_string())?;
+                eprintln!("{}: forest of {} positions", f.display(), builder.len());
+            }
+            if let Some(f) = text {
+                wedge::book::text::export_text(&builder, &f).map_err(|e| e.to_string())?;
+                eprintln!("{}: text book", f.display());
+            }
+            Ok(())
+        }
+        BookCommand::Synth { out, size_mb, seed } => {
+            let t = Instant::now();
+            let (size, n) = tool::write_synthetic(&out, size_mb << 20, seed)?;
+            println!(
+                "{}: {n} positions, {size} bytes, {:.1} s",
+                out.display(),
+                t.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        BookCommand::Bench { probes } => {
+            let (path, book) = open()?;
+            let (hit, miss) = tool::probe_latency(&book, probes, 7);
+            println!(
+                "{}: {} positions; probe of a stored position: median {:.0} ns, p99 {:.0} ns; \
+                 of an absent one: median {:.0} ns, p99 {:.0} ns",
+                path.display(),
+                book.len(),
+                hit[0],
+                hit[1],
+                miss[0],
+                miss[1]
+            );
             Ok(())
         }
     }

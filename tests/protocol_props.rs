@@ -16,7 +16,10 @@ use wedge::search::Searcher;
 fn engine(sink: EventSink) -> Engine {
     Engine::new(
         Searcher::new(Arc::new(Heuristic), 1, 1),
-        EngineOptions { zero_times: true },
+        EngineOptions {
+            zero_times: true,
+            ..Default::default()
+        },
         sink,
     )
 }

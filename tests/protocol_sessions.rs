@@ -16,7 +16,14 @@ use wedge::search::Searcher;
 
 fn engine(sink: wedge::engine::EventSink) -> Engine {
     let searcher = Searcher::new(Arc::new(Heuristic), 4, 1);
-    Engine::new(searcher, EngineOptions { zero_times: true }, sink)
+    Engine::new(
+        searcher,
+        EngineOptions {
+            zero_times: true,
+            ..Default::default()
+        },
+        sink,
+    )
 }
 
 fn root() -> PathBuf {

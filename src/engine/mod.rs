@@ -8,8 +8,11 @@ mod candidates;
 pub use candidates::{candidate_schedule, Candidate};
 
 use crate::board::{Board, Move};
+use crate::book::{Book, BookBuilder, Verify};
 use crate::eval::Evaluator;
-use crate::search::{Limits, Report, Searcher};
+use crate::rng::Rng;
+use crate::search::{Limits, Report, Searcher, Selectivity};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -40,8 +43,12 @@ pub enum Task {
     },
     /// The static evaluation of a position (no search); answered by [`Outcome::Static`].
     Evaluate { board: Board },
-    /// Forget the transposition table (a new game); answered by [`Outcome::Cleared`].
+    /// Forget the transposition table (a new game; a republished book is picked up now);
+    /// answered by [`Outcome::Cleared`].
     Clear,
+    /// Add a game (moves from the standard start) to the book, value the new positions and
+    /// republish the file; answered by [`Outcome::Learned`].
+    Learn { moves: Vec<Move> },
 }
 
 /// A move found in the opening book with its value (disc difference for the side to move) and
@@ -65,6 +72,8 @@ pub enum Outcome {
     /// The static evaluation, in discs for the side to move.
     Static(i32),
     Cleared,
+    /// What learning a game did (or why nothing was stored).
+    Learned(Result<String, String>),
 }
 
 /// What the worker tells the front end.
@@ -122,10 +131,39 @@ struct Job {
 }
 
 /// Settings of the worker that are not the searcher's.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineOptions {
     /// Report every elapsed time as 0 ms (reproducible transcripts in tests).
     pub zero_times: bool,
+    /// The opening book to map (none: play without a book).
+    pub book: Option<BookSetting>,
+    /// Book moves losing at most this many discs may be chosen (0: always the best).
+    pub book_randomness: u32,
+}
+
+/// Where the book is and how to check it when it is (re)opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookSetting {
+    pub path: PathBuf,
+    pub verify: Verify,
+}
+
+/// The book the worker has mapped, and how to tell that the file was replaced since.
+struct OpenBook {
+    book: Arc<Book>,
+    stamp: Option<FileStamp>,
+}
+
+/// Identity of a file version: replacing the file by rename changes it.
+type FileStamp = (u64, std::time::SystemTime, u64);
+
+fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let ino = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let ino = 0;
+    Some((ino, m.modified().ok()?, m.len()))
 }
 
 /// The handle on the worker thread. Dropping it stops the running task and joins the thread.
@@ -170,7 +208,10 @@ impl Engine {
                     running: worker_running,
                     sink,
                     options,
+                    book: None,
+                    rng: Rng::new(0x5eed_b00c),
                 };
+                worker.reopen_book();
                 while let Ok(job) = rx.recv() {
                     worker.run(job);
                 }
@@ -250,18 +291,156 @@ struct Worker<E: Evaluator> {
     running: Arc<AtomicU64>,
     sink: EventSink,
     options: EngineOptions,
+    book: Option<OpenBook>,
+    rng: Rng,
 }
 
 impl<E: Evaluator> Worker<E> {
+    /// Maps the book (again, when the file was replaced since it was mapped). A bad book is
+    /// reported and the engine plays on without it.
+    fn reopen_book(&mut self) {
+        let Some(setting) = self.options.book.clone() else {
+            return;
+        };
+        let stamp = file_stamp(&setting.path);
+        if self.book.as_ref().is_some_and(|b| b.stamp == stamp) {
+            return;
+        }
+        match Book::open(&setting.path, setting.verify) {
+            Ok(book) => {
+                tracing::info!("book {}: {} positions", setting.path.display(), book.len());
+                let book = Arc::new(book);
+                self.searcher
+                    .set_book(Some(book.clone() as Arc<dyn crate::book::BookLookup>));
+                self.book = Some(OpenBook { book, stamp });
+            }
+            Err(e) => {
+                tracing::error!("{e}; playing without the book");
+                self.searcher.set_book(None);
+                self.book = None;
+            }
+        }
+    }
+
+    /// The book's move for the root, as a report (depth 0, no nodes), after a
+    /// [`Event::Book`] listing it.
+    fn book_move(&mut self, id: JobId, board: &Board) -> Option<Report> {
+        let book = self.book.as_ref()?.book.clone();
+        let choice =
+            crate::book::choice::choose(&book, board, self.options.book_randomness, &mut self.rng)?;
+        let mv = Move::Play(choice.sq);
+        let games = book
+            .probe(&board.play_flips(choice.sq, board.flips(choice.sq)))
+            .map_or(0, |p| p.games as u64);
+        (self.sink)(Event::Book {
+            job: id,
+            moves: vec![BookMove {
+                mv,
+                score: choice.value,
+                games,
+            }],
+        });
+        Some(Report {
+            depth: 0,
+            selectivity: Selectivity::NONE,
+            solved: None,
+            score: choice.value,
+            best: mv,
+            pv: vec![mv],
+            nodes: 0,
+            millis: 0,
+        })
+    }
+
+    /// The book's moves for the root, best first (at most `count`), sent as an
+    /// [`Event::Book`]; false when the position is not in the book.
+    fn book_hint(&mut self, id: JobId, board: &Board, count: usize) -> bool {
+        let Some(open) = self.book.as_ref() else {
+            return false;
+        };
+        let book = open.book.clone();
+        if board.empty_count() < book.info().min_empties as u32 {
+            return false;
+        }
+        let Some(probe) = book.probe(board).filter(|p| p.valued) else {
+            return false;
+        };
+        let mut moves: Vec<BookMove> = crate::book::choice::book_children(&book, board)
+            .into_iter()
+            .map(|c| BookMove {
+                mv: Move::Play(c.sq),
+                score: c.value,
+                games: c.games as u64,
+            })
+            .collect();
+        for r in probe.replies() {
+            if !moves.iter().any(|m| m.mv == Move::Play(r.sq)) {
+                moves.push(BookMove {
+                    mv: Move::Play(r.sq),
+                    score: r.value,
+                    games: 0,
+                });
+            }
+        }
+        moves.sort_by_key(|m| -m.score);
+        moves.truncate(count.max(1));
+        (self.sink)(Event::Book { job: id, moves });
+        true
+    }
+
+    /// Adds a game to the book file and republishes it.
+    fn learn(&mut self, moves: &[Move]) -> Result<String, String> {
+        let setting = self.options.book.clone().ok_or("no book is loaded")?;
+        let mut builder =
+            BookBuilder::load_or_new(&setting.path, crate::book::builder::DEFAULT_MIN_EMPTIES)
+                .map_err(|e| e.to_string())?;
+        let new = builder.add_game(moves).map_err(|e| e.to_string())?;
+        let depth = match builder.info.search_depth {
+            0 => 12,
+            d => d as u32,
+        };
+        builder.info.search_depth = depth as u8;
+        let eval = self.searcher.evaluator_arc();
+        let make = || {
+            crate::search::valuer::SearchValuer::new(
+                Searcher::new(eval.clone(), 16, 1),
+                depth,
+                Selectivity::NONE,
+            )
+        };
+        let stats = builder.sweep(Some(&make), self.searcher.threads(), &|_, _| {});
+        builder.publish(&setting.path).map_err(|e| e.to_string())?;
+        self.reopen_book();
+        Ok(format!(
+            "{new} new positions, {} searched, {} solved; {} positions",
+            stats.searched,
+            stats.solved,
+            builder.len()
+        ))
+    }
+
     fn run(&mut self, job: Job) {
         let id = job.id;
+        if matches!(job.task, Task::Search { .. } | Task::Candidates { .. }) {
+            // A republished book is picked up before the next move (one stat call).
+            self.reopen_book();
+        }
         let outcome = match job.task {
-            Task::Search { board, limits } => Outcome::Best(self.search(id, &board, &limits)),
+            Task::Search { board, limits } => match self.book_move(id, &board) {
+                Some(r) => Outcome::Best(r),
+                None => Outcome::Best(self.search(id, &board, &limits)),
+            },
             Task::Candidates {
                 board,
                 limits,
                 count,
-            } => Outcome::Candidates(self.candidates(id, &board, &limits, count)),
+            } => {
+                if self.book_hint(id, &board, count) {
+                    Outcome::Candidates(Vec::new())
+                } else {
+                    Outcome::Candidates(self.candidates(id, &board, &limits, count))
+                }
+            }
             Task::Positions { boards, limits } => {
                 let mut done = Vec::new();
                 for (index, board) in boards {
@@ -285,8 +464,10 @@ impl<E: Evaluator> Worker<E> {
             Task::Evaluate { board } => Outcome::Static(self.searcher.evaluator().evaluate(&board)),
             Task::Clear => {
                 self.searcher.clear();
+                self.reopen_book();
                 Outcome::Cleared
             }
+            Task::Learn { moves } => Outcome::Learned(self.learn(&moves)),
         };
         let stopped = self.stop.load(Ordering::Relaxed);
         // Idle before the last event, so whoever reacts to `Done` may submit at once.

@@ -50,6 +50,12 @@ impl StopPolicy {
         on_eof: true,
     };
 
+    /// Nothing stops the job (book learning: an interrupted learn would store nothing).
+    pub const NEVER: StopPolicy = StopPolicy {
+        on_line: |_| false,
+        on_eof: false,
+    };
+
     /// Whether `input` stops a job with this policy.
     pub fn stops(&self, input: &Input) -> bool {
         match input {

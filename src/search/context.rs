@@ -4,6 +4,8 @@
 use super::parallel::SplitPool;
 use super::probcut::ProbCutModel;
 use super::tt::TranspositionTable;
+use crate::board::Board;
+use crate::book::{BookHit, BookLookup};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -27,6 +29,12 @@ pub struct Context<'a, E: Evaluator> {
     /// Set once the stop flag was seen or the deadline passed; results computed since are
     /// meaningless and must be discarded.
     pub stopped: bool,
+    /// The opening book, looked up at nodes with at least `book_min_empties` empties.
+    book: Option<&'a dyn BookLookup>,
+    /// 65 when there is no book (no node qualifies).
+    pub book_min_empties: u32,
+    /// The root moves the search may choose from (all by default).
+    pub root_moves: u64,
 }
 
 impl<'a, E: Evaluator> Context<'a, E> {
@@ -43,7 +51,27 @@ impl<'a, E: Evaluator> Context<'a, E> {
             polls: 0,
             nodes: 0,
             stopped: false,
+            book: None,
+            book_min_empties: 65,
+            root_moves: u64::MAX,
         }
+    }
+
+    /// Looks positions up in `book` within 3 plies of a root of `root_empties` empties (and
+    /// never below the book's minimum empties).
+    pub fn with_book(mut self, book: Option<&'a dyn BookLookup>, root_empties: u32) -> Self {
+        self.book = book;
+        self.book_min_empties = match book {
+            Some(b) => b.min_empties().max(root_empties.saturating_sub(3)).max(1),
+            None => 65,
+        };
+        self
+    }
+
+    /// The book's value for a node (only called for nodes with enough empties).
+    #[inline(never)]
+    pub fn book_probe(&self, player: u64, opponent: u64) -> Option<BookHit> {
+        self.book?.lookup(&Board::new(player, opponent))
     }
 
     /// Prune with `model` (levels are chosen per iteration through `selectivity`).

@@ -61,6 +61,16 @@ impl<E: Evaluator> Context<'_, E> {
         let n = (!(player | opponent)).count_ones();
         // Reaching the end of the game: an exact search, ordered fastest-first like the
         // endgame solver's, whose null-window searches take the other moves.
+        let mut book_move = 64u8;
+        if n >= self.book_min_empties {
+            if let Some(hit) = self.book_probe(player, opponent) {
+                if hit.covers(depth, n) {
+                    self.nodes += 1;
+                    return hit.value;
+                }
+                book_move = hit.best.map_or(64, |s| s.index() as u8);
+            }
+        }
         let exact = depth >= n;
         let depth = depth.min(n);
         if depth == 0 && !exact {
@@ -81,7 +91,13 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let board = Board::new(player, opponent);
         let hash = board.hash();
-        let tt_move = self.tt.probe(&board, hash).map_or(64, |d| d.best);
+        let tt_move = self.tt.probe(&board, hash).map_or(book_move, |d| {
+            if d.best < 64 {
+                d.best
+            } else {
+                book_move
+            }
+        });
         let mut list = MoveList::new(player, opponent, moves);
         if exact {
             list.score_endgame(player, opponent, odd_quadrants(board.empties()), tt_move);
@@ -137,6 +153,16 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
+        let mut book_move = 64u8;
+        if n >= self.book_min_empties {
+            if let Some(hit) = self.book_probe(player, opponent) {
+                if hit.covers(depth, n) {
+                    self.nodes += 1;
+                    return hit.value;
+                }
+                book_move = hit.best.map_or(64, |s| s.index() as u8);
+            }
+        }
         if depth >= n {
             return self.nws_end(player, opponent, alpha, n);
         }
@@ -161,7 +187,7 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let board = Board::new(player, opponent);
         let hash = board.hash();
-        let mut tt_move = 64u8;
+        let mut tt_move = book_move;
         if let Some(d) = self.tt.probe(&board, hash) {
             if d.is_usable(depth as u8, self.selectivity) {
                 if d.lower as i32 > alpha {
@@ -171,7 +197,9 @@ impl<E: Evaluator> Context<'_, E> {
                     return d.upper as i32;
                 }
             }
-            tt_move = d.best;
+            if d.best < 64 {
+                tt_move = d.best;
+            }
         }
         if self.selectivity > 0 && depth >= probcut::MIN_DEPTH {
             if let Some(v) = self.probcut(player, opponent, state, alpha, depth, n) {

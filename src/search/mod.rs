@@ -14,11 +14,13 @@ pub mod probcut;
 pub mod root;
 pub mod stability;
 pub mod tt;
+pub mod valuer;
 
 pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
 pub use root::Report;
 
 use crate::board::{Board, Move};
+use crate::book::BookLookup;
 use crate::eval::Evaluator;
 use context::Context;
 use parallel::SplitPool;
@@ -34,6 +36,7 @@ pub struct Searcher<E: Evaluator> {
     tt: Arc<TranspositionTable>,
     eval: Arc<E>,
     probcut: Arc<ProbCutModel>,
+    book: Option<Arc<dyn BookLookup>>,
     threads: usize,
 }
 
@@ -43,6 +46,7 @@ impl<E: Evaluator> Searcher<E> {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             eval,
             probcut: Arc::new(ProbCutModel::empty()),
+            book: None,
             threads: threads.max(1),
         }
     }
@@ -51,6 +55,15 @@ impl<E: Evaluator> Searcher<E> {
     pub fn with_probcut(mut self, model: Arc<ProbCutModel>) -> Self {
         self.probcut = model;
         self
+    }
+
+    /// Looks positions up in `book` near the root (None: no book).
+    pub fn set_book(&mut self, book: Option<Arc<dyn BookLookup>>) {
+        self.book = book;
+    }
+
+    pub fn book(&self) -> Option<&Arc<dyn BookLookup>> {
+        self.book.as_ref()
     }
 
     pub fn probcut(&self) -> &ProbCutModel {
@@ -63,6 +76,11 @@ impl<E: Evaluator> Searcher<E> {
 
     pub fn evaluator(&self) -> &E {
         &self.eval
+    }
+
+    /// The shared evaluation (to build more searchers on it).
+    pub fn evaluator_arc(&self) -> Arc<E> {
+        self.eval.clone()
     }
 
     pub fn threads(&self) -> usize {
@@ -83,6 +101,22 @@ impl<E: Evaluator> Searcher<E> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Report),
     ) -> Report {
+        let book = self.book.as_deref();
+        self.search_among(board, limits, u64::MAX, book, stop, report)
+    }
+
+    /// As [`Searcher::search`], choosing only among the root moves in `root_moves` (all when
+    /// none of them is legal) and looking transpositions up in `book` instead of the
+    /// searcher's own.
+    pub fn search_among(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        root_moves: u64,
+        book: Option<&dyn BookLookup>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report),
+    ) -> Report {
         let start = Instant::now();
         let deadline = Deadline::plan(limits.time, board.empty_count(), start);
         self.tt.new_search();
@@ -93,7 +127,9 @@ impl<E: Evaluator> Searcher<E> {
             }
             let mut ctx = Context::new(&self.tt, &*self.eval, stop)
                 .with_probcut(&self.probcut)
-                .with_deadline(deadline.hard);
+                .with_deadline(deadline.hard)
+                .with_book(book, board.empty_count());
+            ctx.root_moves = root_moves;
             if self.threads > 1 {
                 ctx = ctx.with_pool(&pool);
             }

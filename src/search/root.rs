@@ -49,10 +49,14 @@ pub fn iterate<E: Evaluator>(
     report: &mut dyn FnMut(&Report),
 ) -> Report {
     let n = board.empty_count();
-    let moves = board.legal_moves();
-    if moves == 0 {
+    let all = board.legal_moves();
+    if all == 0 {
         return no_move_report(ctx, board, limits, start, report);
     }
+    let moves = match all & ctx.root_moves {
+        0 => all,
+        some => some,
+    };
     let mut list = MoveList::new(board.player, board.opponent, moves);
     list.score_mobility(board.player, board.opponent);
     let mut sorted = list.as_slice().to_vec();

@@ -27,9 +27,10 @@ pub const DEFAULT_DEPTH: u32 = 12;
 #[derive(Clone, Debug, PartialEq)]
 enum Job {
     Hint { last: Option<String> },
-    Go { last: Option<String> },
+    Go { last: Option<String>, book: bool },
     Analyze,
     Clear,
+    Learn,
 }
 
 /// An NBoard session.
@@ -127,8 +128,18 @@ impl Nboard {
             NboardCommand::Hint(n) => self.hint(n, ctx),
             NboardCommand::Go => self.go(ctx),
             NboardCommand::Learn => {
-                tracing::info!("learn: no book is loaded; nothing stored");
-                ctx.out().line("learned");
+                let game = self.record.game();
+                if game.start() != Position::START {
+                    tracing::info!("learn: the game does not start from the standard position");
+                    ctx.out().line("learned");
+                } else if ctx.start(
+                    Task::Learn {
+                        moves: game.moves().to_vec(),
+                    },
+                    StopPolicy::NEVER,
+                ) {
+                    self.job = Some(Job::Learn);
+                }
             }
             NboardCommand::Analyze => self.analyze(ctx),
             NboardCommand::Clear => {
@@ -178,7 +189,10 @@ impl Nboard {
         }
         tracing::debug!("go with {limits:?}");
         if ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE) {
-            self.job = Some(Job::Go { last: None });
+            self.job = Some(Job::Go {
+                last: None,
+                book: false,
+            });
         }
     }
 
@@ -288,7 +302,7 @@ impl Protocol for Nboard {
         };
         match event {
             Event::Progress { report, .. } => {
-                if let (Job::Hint { last } | Job::Go { last }, Some(l)) =
+                if let (Job::Hint { last } | Job::Go { last, .. }, Some(l)) =
                     (&mut *job, search_line(&report))
                 {
                     ctx.out().line(&l);
@@ -296,6 +310,9 @@ impl Protocol for Nboard {
                 }
             }
             Event::Book { moves, .. } => {
+                if let Job::Go { book, .. } = job {
+                    *book = true;
+                }
                 for m in &moves {
                     ctx.out().line(&book_line(m));
                 }
@@ -324,20 +341,27 @@ impl Protocol for Nboard {
                         }
                         ctx.out().line(&nodestats(r.nodes, r.millis));
                     }
-                    (Some(Job::Go { last }), Outcome::Best(r)) => {
+                    (Some(Job::Go { last, book }), Outcome::Best(r)) => {
                         let line = search_line(&r);
                         if line.is_some() && line != last {
                             ctx.out().line(line.as_deref().unwrap_or_default());
                         }
                         ctx.out().line(&nodestats(r.nodes, r.millis));
                         let secs = r.millis as f64 / 1000.0;
-                        let eval = if r.depth == 0 && r.solved.is_none() {
+                        let eval = if r.depth == 0 && r.solved.is_none() && !book {
                             String::new()
                         } else {
                             format!("{:.2}", r.score as f64)
                         };
                         ctx.out()
                             .line(&format!("=== {}/{eval}/{secs:.1}", upper(r.best)));
+                    }
+                    (Some(Job::Learn), Outcome::Learned(result)) => {
+                        match result {
+                            Ok(what) => tracing::info!("learned: {what}"),
+                            Err(e) => tracing::warn!("learn: {e}; nothing stored"),
+                        }
+                        ctx.out().line("learned");
                     }
                     _ => {}
                 }

@@ -1,0 +1,235 @@
+//! One book position as stored in the file: a fixed 32-byte little-endian record keyed by the
+//! canonical board, and the node kinds and deviation markers of Novello's book.
+
+use crate::board::Board;
+
+/// Bytes per record; two records share one 64-byte cache line.
+pub const RECORD_SIZE: usize = 32;
+/// Book moves kept in a record besides the deviation, best first.
+pub const STORED_CHILDREN: usize = 3;
+/// A record's `weight` when no hand-edited weight was given ("1" in the text format).
+pub const DEFAULT_WEIGHT: u8 = 100;
+
+/// What a book position is (Novello's node kinds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// Its value is exact (solved to the end of the game).
+    Solved = 0,
+    /// An unsolved leaf: only a value, from a search. Leaves are deviations nobody has played.
+    UnsolvedLeaf = 1,
+    /// A played, unsolved position: its value is the negamax of its book children and of its
+    /// best move not in the book.
+    UnsolvedBranch = 2,
+}
+
+impl NodeKind {
+    pub fn from_byte(b: u8) -> Option<NodeKind> {
+        match b {
+            0 => Some(NodeKind::Solved),
+            1 => Some(NodeKind::UnsolvedLeaf),
+            2 => Some(NodeKind::UnsolvedBranch),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeKind::Solved => "solved",
+            NodeKind::UnsolvedLeaf => "unsolved leaf",
+            NodeKind::UnsolvedBranch => "unsolved branch",
+        }
+    }
+}
+
+/// The best move that is not in the book (Novello's "best unplayed move").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Deviation {
+    /// Not searched yet (Novello's -1).
+    NotComputed,
+    /// Every legal move leads into the book or ends the game (Novello's -2).
+    AllInBook,
+    /// Square (in the record's orientation), value for the side to move, depth of the search.
+    Move { sq: u8, value: i8, depth: u8 },
+}
+
+const DEV_NOT_COMPUTED: u8 = 0xFF;
+const DEV_ALL_IN_BOOK: u8 = 0xFE;
+/// Marks an unused child slot.
+const NO_CHILD: u8 = 0xFF;
+
+/// A decoded record. Squares are in the orientation of the canonical `key`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Record {
+    pub key: Board,
+    pub kind: NodeKind,
+    /// Disc difference for the side to move.
+    pub value: i8,
+    /// Plies the value was searched to (at least the empties when solved).
+    pub depth: u8,
+    pub deviation: Deviation,
+    /// Hand-edited choice weight of moving into this position, in percent (0 = the engine
+    /// never chooses it, but answers it); [`DEFAULT_WEIGHT`] otherwise.
+    pub weight: u8,
+    /// Games imported through this position (saturating).
+    pub games: u16,
+    /// The best book moves with their values (side to move's view), best first.
+    pub children: [Option<(u8, i8)>; STORED_CHILDREN],
+}
+
+/// Why 32 bytes are not a record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("bad node kind {0}")]
+    Kind(u8),
+    #[error("overlapping discs")]
+    Overlap,
+    #[error("value {0} out of range")]
+    Value(i8),
+    #[error("bad square {0}")]
+    Square(u8),
+    #[error("more than {STORED_CHILDREN} children")]
+    Children,
+}
+
+impl Record {
+    /// True for an all-zero slot (no board has no discs, so no record is all zero).
+    #[inline(always)]
+    pub fn slot_is_empty(bytes: &[u8]) -> bool {
+        bytes[..16].iter().all(|&b| b == 0)
+    }
+
+    /// The key stored in a slot.
+    #[inline(always)]
+    pub fn key_of(bytes: &[u8]) -> Board {
+        Board::new(
+            u64::from_le_bytes(bytes[0..8].try_into().unwrap()),
+            u64::from_le_bytes(bytes[8..16].try_into().unwrap()),
+        )
+    }
+
+    pub fn encode(&self) -> [u8; RECORD_SIZE] {
+        let mut b = [0u8; RECORD_SIZE];
+        b[0..8].copy_from_slice(&self.key.player.to_le_bytes());
+        b[8..16].copy_from_slice(&self.key.opponent.to_le_bytes());
+        b[16] = self.value as u8;
+        b[17] = self.kind as u8;
+        b[18] = self.depth;
+        let (dm, dv, dd) = match self.deviation {
+            Deviation::NotComputed => (DEV_NOT_COMPUTED, 0, 0),
+            Deviation::AllInBook => (DEV_ALL_IN_BOOK, 0, 0),
+            Deviation::Move { sq, value, depth } => (sq, value as u8, depth),
+        };
+        b[19] = dm;
+        b[20] = dv;
+        b[21] = dd;
+        b[22] = self.weight;
+        b[23] = self.children.iter().flatten().count() as u8;
+        b[24..26].copy_from_slice(&self.games.to_le_bytes());
+        for (i, c) in self.children.iter().enumerate() {
+            let (m, v) = c.map_or((NO_CHILD, 0), |(m, v)| (m, v as u8));
+            b[26 + 2 * i] = m;
+            b[27 + 2 * i] = v;
+        }
+        b
+    }
+
+    /// Decodes and checks a non-empty slot.
+    pub fn decode(b: &[u8]) -> Result<Record, RecordError> {
+        let key = Record::key_of(b);
+        if key.player & key.opponent != 0 {
+            return Err(RecordError::Overlap);
+        }
+        let kind = NodeKind::from_byte(b[17]).ok_or(RecordError::Kind(b[17]))?;
+        let value = check_value(b[16] as i8)?;
+        let deviation = match b[19] {
+            DEV_NOT_COMPUTED => Deviation::NotComputed,
+            DEV_ALL_IN_BOOK => Deviation::AllInBook,
+            sq if sq < 64 => Deviation::Move {
+                sq,
+                value: check_value(b[20] as i8)?,
+                depth: b[21],
+            },
+            sq => return Err(RecordError::Square(sq)),
+        };
+        let count = b[23] as usize;
+        if count > STORED_CHILDREN {
+            return Err(RecordError::Children);
+        }
+        let mut children = [None; STORED_CHILDREN];
+        for (i, c) in children.iter_mut().enumerate().take(count) {
+            let m = b[26 + 2 * i];
+            if m >= 64 {
+                return Err(RecordError::Square(m));
+            }
+            *c = Some((m, check_value(b[27 + 2 * i] as i8)?));
+        }
+        Ok(Record {
+            key,
+            kind,
+            value,
+            depth: b[18],
+            deviation,
+            weight: b[22],
+            games: u16::from_le_bytes([b[24], b[25]]),
+            children,
+        })
+    }
+}
+
+fn check_value(v: i8) -> Result<i8, RecordError> {
+    if (-64..=64).contains(&v) {
+        Ok(v)
+    } else {
+        Err(RecordError::Value(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_bad_bytes_are_refused() {
+        let r = Record {
+            key: Board::START.canonical().0,
+            kind: NodeKind::UnsolvedBranch,
+            value: -3,
+            depth: 14,
+            deviation: Deviation::Move {
+                sq: 19,
+                value: -5,
+                depth: 12,
+            },
+            weight: 40,
+            games: 65535,
+            children: [Some((37, -3)), Some((44, -4)), None],
+        };
+        let bytes = r.encode();
+        assert!(!Record::slot_is_empty(&bytes));
+        assert_eq!(Record::decode(&bytes), Ok(r));
+        for dev in [Deviation::NotComputed, Deviation::AllInBook] {
+            let r2 = Record {
+                deviation: dev,
+                ..r
+            };
+            assert_eq!(Record::decode(&r2.encode()), Ok(r2));
+        }
+        let mut bad = bytes;
+        bad[17] = 7;
+        assert_eq!(Record::decode(&bad), Err(RecordError::Kind(7)));
+        let mut bad = bytes;
+        bad[16] = 100;
+        assert_eq!(Record::decode(&bad), Err(RecordError::Value(100)));
+        let mut bad = bytes;
+        bad[23] = 4;
+        assert_eq!(Record::decode(&bad), Err(RecordError::Children));
+        let mut bad = bytes;
+        bad[19] = 70;
+        assert_eq!(Record::decode(&bad), Err(RecordError::Square(70)));
+        let mut bad = bytes;
+        let player: [u8; 8] = bad[0..8].try_into().unwrap();
+        bad[8..16].copy_from_slice(&player);
+        assert_eq!(Record::decode(&bad), Err(RecordError::Overlap));
+        assert!(Record::slot_is_empty(&[0u8; RECORD_SIZE]));
+    }
+}

@@ -1,0 +1,339 @@
+//! Book tests: file round trips, symmetric probes, refusal of damaged files, republishing under
+//! a reader, and values checked against the exact solver.
+
+use super::builder::{normalize, Successor};
+use super::file::{encode_book, HEADER_SIZE};
+use super::*;
+use crate::board::{Board, Move, Square, Squares, Symmetry};
+use crate::eval::heuristic::Heuristic;
+use crate::rng::Rng;
+use crate::search::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+
+/// A deterministic stand-in for searches: the lowest allowed square, a value from the board.
+struct FakeValuer;
+
+impl Valuer for FakeValuer {
+    fn best_of(
+        &mut self,
+        board: &Board,
+        allowed: u64,
+        _exact: bool,
+        _book: &dyn BookLookup,
+    ) -> Option<Valuation> {
+        let sq = Square::first_of(allowed)?;
+        Some(Valuation {
+            sq,
+            value: (board.hash() % 21) as i32 - 10,
+            depth: 6,
+            exact: false,
+        })
+    }
+}
+
+/// The exact solver as a valuer.
+struct SolverValuer(TranspositionTable);
+
+impl Valuer for SolverValuer {
+    fn best_of(
+        &mut self,
+        board: &Board,
+        allowed: u64,
+        _exact: bool,
+        _book: &dyn BookLookup,
+    ) -> Option<Valuation> {
+        // The best allowed move by solving each child.
+        let stop = AtomicBool::new(false);
+        let mut best: Option<(Square, i32)> = None;
+        for sq in Squares(allowed & board.legal_moves()) {
+            let child = board.play_flips(sq, board.flips(sq));
+            let v = match normalize(&child) {
+                None => -child.final_score(),
+                Some((b, passed)) => {
+                    let r = crate::search::solve_root(&b, -64, 64, &self.0, &Heuristic, &stop);
+                    if passed {
+                        r.score
+                    } else {
+                        -r.score
+                    }
+                }
+            };
+            if best.is_none_or(|b| v > b.1) {
+                best = Some((sq, v));
+            }
+        }
+        let (sq, value) = best?;
+        Some(Valuation {
+            sq,
+            value,
+            depth: board.empty_count() as u8,
+            exact: true,
+        })
+    }
+}
+
+fn random_games(n: usize, seed: u64, plies: usize) -> Vec<Vec<Move>> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let mut b = Board::START;
+            let mut moves = Vec::new();
+            for _ in 0..plies {
+                let Some(m) = rng.random_move(&b) else { break };
+                b = b.apply(m).unwrap();
+                moves.push(m);
+            }
+            moves
+        })
+        .collect()
+}
+
+/// A valued book of random openings (positions with at least 44 empties).
+fn sample_book() -> BookBuilder {
+    let mut b = BookBuilder::new(44);
+    for g in random_games(40, 11, 14) {
+        b.add_game(&g).unwrap();
+    }
+    b.sweep(Some(&|| FakeValuer), 2, &|_, _| {});
+    b
+}
+
+fn exact(board: &Board) -> i32 {
+    let tt = TranspositionTable::new(4);
+    crate::search::solve_root(board, -64, 64, &tt, &Heuristic, &AtomicBool::new(false)).score
+}
+
+#[test]
+fn memory_to_file_to_map_preserves_every_record() {
+    let mut b = sample_book();
+    assert_eq!(b.level(), Consistency::Negamaxed);
+    let dir = std::env::temp_dir().join(format!("wedge-book-rt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.book");
+    b.info.description = "round trip ✓".into();
+    b.publish(&path).unwrap();
+    let book = Book::open(&path, Verify::Full).unwrap();
+    assert_eq!(book.len() as usize, b.len());
+    let mut from_file: Vec<Record> = book.records().map(Result::unwrap).collect();
+    from_file.sort_by_key(|r| r.key);
+    assert_eq!(from_file, b.records());
+    assert_eq!(book.info().description, "round trip ✓");
+    assert_eq!(book.info().level, Consistency::Negamaxed);
+    let again = BookBuilder::from_book(&book).unwrap();
+    assert_eq!(again.records(), b.records());
+    let counts = book.counts();
+    assert_eq!(counts.iter().sum::<u64>(), book.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_symmetric_image_is_found_and_its_moves_map_back() {
+    let b = sample_book();
+    let book = Book::from_bytes(encode_book(&b.info, &b.records()), Verify::Full).unwrap();
+    let mut checked = 0;
+    for r in b.records() {
+        for s in Symmetry::ALL {
+            let board = r.key.transform(s);
+            let p = book.probe(&board).expect("every image is in the book");
+            assert_eq!(p.value, r.value as i32);
+            for reply in p.replies() {
+                assert!(board.legal_moves() & reply.sq.bit() != 0, "{reply:?} legal");
+                if reply.deviation {
+                    continue;
+                }
+                // A stored book move leads to a stored position with the matching value.
+                let child = board.play_flips(reply.sq, board.flips(reply.sq));
+                let v = match normalize(&child) {
+                    None => -child.final_score(),
+                    Some((c, passed)) => {
+                        let cp = book.probe(&c).expect("book move leads into the book");
+                        if passed {
+                            cp.value
+                        } else {
+                            -cp.value
+                        }
+                    }
+                };
+                assert_eq!(v, reply.value);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    // Positions never stored are not found.
+    for g in random_games(50, 99, 30) {
+        let mut board = Board::START;
+        for m in g {
+            board = board.apply(m).unwrap();
+        }
+        if board.empty_count() < 44 && board.legal_moves() != 0 {
+            assert!(book.probe(&board).is_none());
+        }
+    }
+}
+
+#[test]
+fn damaged_truncated_and_foreign_files_are_refused_with_a_reason() {
+    let b = sample_book();
+    let good = encode_book(&b.info, &b.records());
+    assert!(Book::from_bytes(good.clone(), Verify::Full).is_ok());
+    let msg = |bytes: Vec<u8>, verify| match Book::from_bytes(bytes, verify) {
+        Ok(_) => panic!("accepted a bad book"),
+        Err(e) => e.to_string(),
+    };
+    // Truncated anywhere.
+    for cut in [0, 7, 100, HEADER_SIZE - 1, HEADER_SIZE, good.len() - 1] {
+        let m = msg(good[..cut].to_vec(), Verify::Full);
+        assert!(
+            m.contains("shorter") || m.contains("truncated"),
+            "{cut}: {m}"
+        );
+    }
+    // A flipped byte in the table.
+    let mut bad = good.clone();
+    bad[HEADER_SIZE + 40] ^= 0x10;
+    assert!(msg(bad.clone(), Verify::Full).contains("table checksum"));
+    // Without the table check the header still opens, and probes never panic.
+    let lax = Book::from_bytes(bad, Verify::HeaderOnly).unwrap();
+    for r in b.records() {
+        let _ = lax.probe(&r.key);
+    }
+    // A flipped byte in the header.
+    let mut bad = good.clone();
+    bad[30] ^= 1;
+    assert!(msg(bad, Verify::Full).contains("header checksum"));
+    // Wrong version, wrong magic.
+    let mut bad = good.clone();
+    bad[8] = 99;
+    assert!(msg(bad, Verify::Full).contains("version 99"));
+    let mut bad = good.clone();
+    bad[0] = b'X';
+    assert!(msg(bad, Verify::Full).contains("not a Wedge book"));
+    // Garbage of the right size never panics.
+    let mut rng = Rng::new(5);
+    for _ in 0..50 {
+        let mut bad = good.clone();
+        for _ in 0..20 {
+            let i = rng.below(bad.len() as u64) as usize;
+            bad[i] = rng.next_u64() as u8;
+        }
+        let _ = Book::from_bytes(bad, Verify::Full);
+    }
+}
+
+#[test]
+fn a_reader_keeps_its_book_while_a_writer_republishes() {
+    let dir = std::env::temp_dir().join(format!("wedge-book-pub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("live.book");
+    let mut a = sample_book();
+    a.publish(&path).unwrap();
+    let reader = Book::open(&path, Verify::Full).unwrap();
+    let a_records = a.records();
+    let mut versions = Vec::new();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            // The writer publishes bigger and bigger books over the same name.
+            let mut b = a.clone();
+            for (i, g) in random_games(30, 1234, 16).iter().enumerate() {
+                b.add_game(g).unwrap();
+                b.sweep(Some(&|| FakeValuer), 1, &|_, _| {});
+                b.info.description = format!("version {i}");
+                b.publish(&path).unwrap();
+            }
+        });
+        // Meanwhile: the old map stays whole, and every fresh open sees one whole version.
+        for _ in 0..30 {
+            reader.verify_table().unwrap();
+            let mut now: Vec<Record> = reader.records().map(Result::unwrap).collect();
+            now.sort_by_key(|r| r.key);
+            assert_eq!(now, a_records);
+            let fresh = Book::open(&path, Verify::Full).unwrap();
+            versions.push(fresh.info().description.clone());
+        }
+    });
+    assert!(versions
+        .iter()
+        .all(|v| v.is_empty() || v.starts_with("version")));
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temporary file is left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn values_near_the_end_equal_the_exact_solver() {
+    // Lines from a 16-empty position; every stored position is solved, so every value must
+    // be the exact negamax value of the position.
+    let mut rng = Rng::new(77);
+    let mut start = Board::START;
+    while start.empty_count() > 16 {
+        match rng.random_move(&start) {
+            Some(m) => start = start.apply(m).unwrap(),
+            None => start = Board::START,
+        }
+        if start.is_game_over() {
+            start = Board::START;
+        }
+    }
+    let mut b = BookBuilder::new(10);
+    b.info.solve_empties = 60;
+    for _ in 0..12 {
+        let mut line = Vec::new();
+        let mut x = start;
+        while x.empty_count() > 10 && !x.is_game_over() {
+            let m = rng.random_move(&x).unwrap();
+            x = x.apply(m).unwrap();
+            line.push(m);
+        }
+        b.add_line(start, &line).unwrap();
+    }
+    let solver = || SolverValuer(TranspositionTable::new(8));
+    b.sweep(Some(&solver), 2, &|_, _| {});
+    assert_eq!(b.level(), Consistency::Negamaxed);
+    let mut checked = 0;
+    for (key, node) in b.sorted_nodes() {
+        assert_eq!(node.value as i32, exact(&key), "{}", key.diagram());
+        assert_eq!(node.kind, NodeKind::Solved);
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+    // Transpositions share one node: the successor of every book move is one key.
+    for (key, _) in b.sorted_nodes() {
+        for sq in Squares(key.legal_moves()) {
+            if let Successor::Position { key: c, .. } = b.successor(&key, sq) {
+                assert_eq!(c, c.canonical().0);
+            }
+        }
+    }
+}
+
+#[test]
+fn adding_games_tracks_played_positions_and_stale_deviations() {
+    let mut b = BookBuilder::new(50);
+    let f5 = Move::Play(Square::from_coords(5, 4).unwrap());
+    let d6 = Move::Play(Square::from_coords(3, 5).unwrap());
+    let c3 = Move::Play(Square::from_coords(2, 2).unwrap());
+    assert_eq!(b.add_game(&[f5, d6]).unwrap(), 3);
+    assert_eq!(b.level(), Consistency::Consistent);
+    b.sweep(Some(&|| FakeValuer), 1, &|_, _| {});
+    assert_eq!(b.level(), Consistency::Negamaxed);
+    let after_f5 = Board::START.apply(f5).unwrap();
+    assert_eq!(b.node_of(&after_f5).unwrap().games, 1);
+    // A game through a deviation leaf makes it played; the parent must search again.
+    let mut deviated = None;
+    for (key, node) in b.sorted_nodes() {
+        if let Deviation::Move { sq, .. } = node.deviation {
+            if let Successor::Position { key: c, .. } =
+                b.successor(&key, Square::from_index(sq as u32))
+            {
+                deviated = Some((key, c));
+            }
+        }
+    }
+    let (_, leaf) = deviated.expect("a deviation leaf");
+    assert_eq!(b.node(&leaf).unwrap().kind, NodeKind::UnsolvedLeaf);
+    b.add_game(&[f5, d6, c3]).unwrap();
+    assert_eq!(b.node_of(&after_f5).unwrap().games, 2);
+    // Illegal games are refused.
+    assert!(b.add_game(&[f5, f5]).is_err());
+}

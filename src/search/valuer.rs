@@ -1,0 +1,61 @@
+//! The searches that value book positions: the book builder's [`Valuer`] answered by a
+//! one-thread searcher that may only choose among the moves outside the book and sees the
+//! book's values for transpositions.
+
+use super::{Limits, Searcher, Selectivity, SolveMode};
+use crate::board::Board;
+use crate::book::{BookLookup, Valuation, Valuer};
+use crate::eval::Evaluator;
+use std::sync::atomic::AtomicBool;
+
+/// Values book positions with a one-thread searcher of its own.
+pub struct SearchValuer<E: Evaluator> {
+    searcher: Searcher<E>,
+    depth: u32,
+    selectivity: Selectivity,
+}
+
+impl<E: Evaluator> SearchValuer<E> {
+    pub fn new(searcher: Searcher<E>, depth: u32, selectivity: Selectivity) -> Self {
+        SearchValuer {
+            searcher,
+            depth,
+            selectivity,
+        }
+    }
+}
+
+impl<E: Evaluator> Valuer for SearchValuer<E> {
+    fn best_of(
+        &mut self,
+        board: &Board,
+        allowed: u64,
+        exact: bool,
+        book: &dyn BookLookup,
+    ) -> Option<Valuation> {
+        let n = board.empty_count();
+        let limits = if exact {
+            Limits::solve(SolveMode::Exact)
+        } else {
+            Limits {
+                selectivity: self.selectivity,
+                ..Limits::depth(self.depth.min(n))
+            }
+        };
+        let stop = AtomicBool::new(false);
+        let r = self
+            .searcher
+            .search_among(board, &limits, allowed, Some(book), &stop, &mut |_| {});
+        let sq = r.best.square()?;
+        if allowed & sq.bit() == 0 {
+            return None;
+        }
+        let exact = r.solved == Some(SolveMode::Exact);
+        Some(Valuation {
+            sq,
+            value: r.score,
+            depth: if exact { n as u8 } else { r.depth as u8 },
+            exact,
+        })
+    }
+}

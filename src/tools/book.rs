@@ -1,0 +1,401 @@
+//! `wedge book ...`: importing games, valuing and negamaxing, statistics, probes, the forest and
+//! text interchange formats, synthetic books for benchmarks, and the probe-latency bench. The
+//! searches that value book positions are plugged in here (the book itself never searches).
+
+use crate::board::{Board, Move, Square, Squares};
+use crate::book::builder::{normalize, SweepStats};
+use crate::book::file::encode_book;
+use crate::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
+use crate::book::{Book, BookBuilder, BookInfo};
+use crate::eval::Evaluator;
+use crate::formats::{parse_ggf_games, parse_transcript, read_wthor_games};
+use crate::search::{Searcher, Selectivity};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Games read from files, and what could not be used.
+#[derive(Debug, Default)]
+pub struct GameSet {
+    pub games: Vec<Vec<Move>>,
+    /// Games that start from another position or could not be replayed.
+    pub skipped: usize,
+}
+
+/// Reads games from WTHOR (`.wtb`), GGF (`.ggf`) or transcript files (one game per line).
+pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), String> {
+    let name = path.display();
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "wtb" => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+            let games = read_wthor_games(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            for g in games.games() {
+                match g.squares() {
+                    Ok(sq) => set.games.push(sq.into_iter().map(Move::Play).collect()),
+                    Err(_) => set.skipped += 1,
+                }
+            }
+        }
+        "ggf" => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+            for g in parse_ggf_games(&text) {
+                match g {
+                    Ok(g) if g.game().start() == crate::formats::Position::START => {
+                        set.games.push(g.game().moves().to_vec())
+                    }
+                    _ => set.skipped += 1,
+                }
+            }
+        }
+        _ => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+            for line in text.lines() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                match parse_transcript(line) {
+                    Ok(moves) => set.games.push(moves),
+                    Err(_) => set.skipped += 1,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The longest prefix of each game whose positions were all reached by at least `min_games`
+/// of the games (transpositions and symmetries counted as one position).
+pub fn common_prefixes(
+    book: &BookBuilder,
+    games: &[Vec<Move>],
+    min_games: usize,
+) -> Vec<Vec<Move>> {
+    if min_games <= 1 {
+        return games.to_vec();
+    }
+    let keys_of = |g: &[Move]| -> Vec<Option<Board>> {
+        let mut b = Board::START;
+        let mut keys = Vec::with_capacity(g.len() + 1);
+        for mv in g.iter().copied().map(Some).chain(std::iter::once(None)) {
+            keys.push(
+                normalize(&b)
+                    .filter(|(n, _)| book.keeps(n))
+                    .map(|(n, _)| n.canonical().0),
+            );
+            let Some(mv) = mv else { break };
+            if matches!(mv, Move::Play(_)) && b.legal_moves() == 0 {
+                b = b.pass();
+            }
+            match b.apply(mv) {
+                Ok(n) => b = n,
+                Err(_) => break,
+            }
+        }
+        keys
+    };
+    let mut counts: std::collections::HashMap<Board, usize> = std::collections::HashMap::new();
+    let all: Vec<Vec<Option<Board>>> = games.iter().map(|g| keys_of(g)).collect();
+    for keys in &all {
+        let mut last = None;
+        for k in keys.iter().flatten() {
+            if last != Some(*k) {
+                *counts.entry(*k).or_default() += 1;
+                last = Some(*k);
+            }
+        }
+    }
+    games
+        .iter()
+        .zip(&all)
+        .map(|(g, keys)| {
+            // Moves kept: while the position after each is common enough (or not storable).
+            let mut n = 0;
+            while n < g.len() {
+                match keys.get(n + 1) {
+                    Some(Some(k)) if counts[k] >= min_games => n += 1,
+                    _ => break,
+                }
+            }
+            g[..n].to_vec()
+        })
+        .collect()
+}
+
+/// Adds games to a book; returns (games added, new positions, games refused as illegal).
+pub fn add_games(book: &mut BookBuilder, games: &[Vec<Move>]) -> (usize, usize, usize) {
+    let (mut added, mut new, mut bad) = (0, 0, 0);
+    for g in games {
+        match book.add_game(g) {
+            Ok(n) => {
+                added += 1;
+                new += n;
+            }
+            Err(_) => bad += 1,
+        }
+    }
+    (added, new, bad)
+}
+
+/// Values the book with searches of `depth` plies (solving at `solve_empties` empties and
+/// below) on `threads` threads, with a progress bar.
+pub fn value_book<E: Evaluator + 'static>(
+    book: &mut BookBuilder,
+    eval: Arc<E>,
+    depth: u32,
+    selectivity: Selectivity,
+    threads: usize,
+    hash_mb: usize,
+) -> SweepStats {
+    book.info.search_depth = depth.min(60) as u8;
+    let make = || {
+        crate::search::valuer::SearchValuer::new(
+            Searcher::new(eval.clone(), hash_mb, 1),
+            depth,
+            selectivity,
+        )
+    };
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} positions {per_sec} eta {eta}",
+        )
+        .expect("valid template"),
+    );
+    let progress = |done: usize, total: usize| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    };
+    let stats = book.sweep(Some(&make), threads, &progress);
+    bar.finish_and_clear();
+    stats
+}
+
+/// `wedge book stats`: first line `positions: N`, then counts by kind, by empties, and the
+/// histogram of search depths.
+pub fn stats_text(book: &Book) -> Result<String, String> {
+    let info = book.info();
+    let mut by_empties = [0u64; 61];
+    let mut depths = [0u64; 256];
+    let mut unvalued = 0u64;
+    for r in book.records() {
+        let r = r.map_err(|e| format!("damaged record: {e}"))?;
+        by_empties[r.key.empty_count() as usize] += 1;
+        depths[r.depth as usize] += 1;
+        if r.kind == NodeKind::UnsolvedBranch && r.deviation == Deviation::NotComputed {
+            unvalued += 1;
+        }
+    }
+    let [solved, leaves, branches] = book.counts();
+    let mut s = format!("positions: {}\n", book.len());
+    s += &format!("solved: {solved}\nunsolved leaves: {leaves}\nunsolved branches: {branches}\n");
+    s += &format!("not yet valued: {unvalued}\n");
+    s += &format!(
+        "level: {}; minimum empties {}; search depth {}; solved from {} empties\n",
+        info.level.name(),
+        info.min_empties,
+        info.search_depth,
+        info.solve_empties
+    );
+    s += &format!(
+        "file: {} bytes, {} slots ({:.0}% full)\n",
+        book.file_size(),
+        book.slots(),
+        100.0 * book.len() as f64 / book.slots() as f64
+    );
+    if !info.description.is_empty() {
+        s += &format!("description: {}\n", info.description);
+    }
+    s += "by empties:\n";
+    for (e, c) in by_empties.iter().enumerate().rev() {
+        if *c > 0 {
+            s += &format!("  {e:2} {c}\n");
+        }
+    }
+    s += "by depth searched:\n";
+    for (d, c) in depths.iter().enumerate() {
+        if *c > 0 {
+            s += &format!("  {d:2} {c}\n");
+        }
+    }
+    Ok(s)
+}
+
+/// `wedge book probe`: what the book says about `board` (any orientation, passes resolved).
+pub fn probe_text(book: &Book, board: &Board) -> String {
+    let Some((b, passed)) = normalize(board) else {
+        return format!("game over: {:+}\n", board.final_score());
+    };
+    if b.empty_count() < book.info().min_empties as u32 {
+        return format!(
+            "{} empties: below the book's minimum ({}); positions this deep are solved\n",
+            b.empty_count(),
+            book.info().min_empties
+        );
+    }
+    let Some(p) = book.probe(&b) else {
+        return "not in book\n".into();
+    };
+    let mut s = String::new();
+    if passed {
+        s += "the side to move must pass; the position after the pass:\n";
+    }
+    s += &format!(
+        "{} value {:+} depth {} games {} weight {}{}\n",
+        p.kind.name(),
+        p.value,
+        p.depth,
+        p.games,
+        p.weight as f64 / DEFAULT_WEIGHT as f64,
+        if p.valued { "" } else { " (not yet valued)" }
+    );
+    for r in p.replies() {
+        s += &format!(
+            "  {} {:+}{}\n",
+            r.sq,
+            r.value,
+            if r.deviation {
+                "  best move outside the book"
+            } else {
+                ""
+            }
+        );
+    }
+    if p.all_in_book {
+        s += "  every legal move is in the book\n";
+    }
+    s
+}
+
+/// Builds a synthetic book of about `bytes` bytes: random positions reached by random play,
+/// each a played node with values (for start-up, sharing and probe benchmarks).
+pub fn synthetic_records(bytes: u64, seed: u64) -> Vec<Record> {
+    let slots_wanted = (bytes / 32).max(2);
+    let mut slots = 2u64;
+    while slots * 2 <= slots_wanted {
+        slots *= 2;
+    }
+    let entries = (slots * 6 / 10) as usize;
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut seen = std::collections::HashSet::with_capacity(entries);
+    let mut out = Vec::with_capacity(entries);
+    while out.len() < entries {
+        let mut b = Board::START;
+        let plies = 4 + rng.below(36) as usize;
+        for _ in 0..plies {
+            match rng.random_move(&b) {
+                Some(m) => b = b.apply(m).expect("legal"),
+                None => break,
+            }
+        }
+        let Some((b, _)) = normalize(&b) else {
+            continue;
+        };
+        let key = b.canonical().0;
+        if !seen.insert(key) {
+            continue;
+        }
+        let moves: Vec<Square> = Squares(key.legal_moves()).collect();
+        let v = (rng.below(21) as i8) - 10;
+        let mut children = [None; 3];
+        for (c, sq) in children.iter_mut().zip(&moves) {
+            *c = Some((sq.index() as u8, v - rng.below(3) as i8));
+        }
+        children[0] = children[0].map(|(m, _)| (m, v));
+        out.push(Record {
+            key,
+            kind: NodeKind::UnsolvedBranch,
+            value: v,
+            depth: 12,
+            deviation: match moves.get(3) {
+                Some(sq) => Deviation::Move {
+                    sq: sq.index() as u8,
+                    value: v - 2,
+                    depth: 12,
+                },
+                None => Deviation::AllInBook,
+            },
+            weight: DEFAULT_WEIGHT,
+            games: 1,
+            children,
+        });
+    }
+    out
+}
+
+/// Writes a synthetic book of about `bytes` bytes at `path`.
+pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize), String> {
+    let records = synthetic_records(bytes, seed);
+    let info = BookInfo {
+        min_empties: 20,
+        level: crate::book::Consistency::Negamaxed,
+        search_depth: 12,
+        solve_empties: 20,
+        weighted: false,
+        created: 0,
+        description: format!("synthetic benchmark book, seed {seed}"),
+    };
+    let image = encode_book(&info, &records);
+    let size = image.len() as u64;
+    crate::paths::write_atomic(path, &image).map_err(|e| e.to_string())?;
+    Ok((size, records.len()))
+}
+
+/// Probe latency on a hot book: `probes` probes of stored positions (and as many of absent
+/// ones), timed one by one. Returns (median ns, p99 ns) for hits and for misses.
+pub fn probe_latency(book: &Book, probes: usize, seed: u64) -> ([f64; 2], [f64; 2]) {
+    let mut rng = crate::rng::Rng::new(seed);
+    // Stored positions spread over the whole table, in a random orientation.
+    let stride = (book.len() as usize / probes.max(1)).max(1);
+    let mut stored: Vec<Board> = book
+        .records()
+        .step_by(stride)
+        .filter_map(Result::ok)
+        .map(|r| {
+            r.key
+                .transform(crate::board::Symmetry::ALL[rng.below(8) as usize])
+        })
+        .take(probes.max(1))
+        .collect();
+    // Shuffled, so neighbouring probes do not share cache lines.
+    for i in (1..stored.len()).rev() {
+        stored.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut absent = Vec::new();
+    while absent.len() < stored.len() {
+        let mut b = Board::START;
+        for _ in 0..(10 + rng.below(30)) {
+            match rng.random_move(&b) {
+                Some(m) => b = b.apply(m).expect("legal"),
+                None => break,
+            }
+        }
+        if b.legal_moves() != 0 && book.probe(&b).is_none() {
+            absent.push(b);
+        }
+    }
+    let time = |boards: &[Board]| {
+        // Warm the pages and caches first: this measures a hot book.
+        for b in boards {
+            std::hint::black_box(book.probe(b));
+        }
+        let mut ns: Vec<f64> = Vec::with_capacity(boards.len());
+        for chunk in boards.chunks(16) {
+            let t = Instant::now();
+            for b in chunk {
+                std::hint::black_box(book.probe(std::hint::black_box(b)));
+            }
+            ns.push(t.elapsed().as_nanos() as f64 / chunk.len() as f64);
+        }
+        ns.sort_by(|a, b| a.total_cmp(b));
+        [
+            ns[ns.len() / 2],
+            ns[(ns.len() * 99 / 100).min(ns.len() - 1)],
+        ]
+    };
+    (time(&stored), time(&absent))
+}
