@@ -476,10 +476,9 @@ impl BookBuilder {
             };
         }
         if let Successor::Position { key: c, same_mover } = self.successor(key, v.sq) {
-            if !self.nodes.contains_key(&c) {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.nodes.entry(c) {
                 let value = if same_mover { v.value } else { -v.value };
-                let depth = v.depth.saturating_sub(1);
-                self.nodes.insert(c, Node::leaf(value, depth, v.exact));
+                e.insert(Node::leaf(value, v.depth.saturating_sub(1), v.exact));
                 stats.leaves_added += 1;
             }
         }

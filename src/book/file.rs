@@ -254,7 +254,7 @@ impl Book {
             )));
         }
         let slots = u64_at(16);
-        if !slots.is_power_of_two() || slots < 2 || slots > 1 << MAX_SLOT_BITS {
+        if !slots.is_power_of_two() || !(2..=1 << MAX_SLOT_BITS).contains(&slots) {
             return Err(BookError::Corrupt(format!("slot count {slots}")));
         }
         let bits = slots.trailing_zeros();

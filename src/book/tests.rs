@@ -337,3 +337,47 @@ fn adding_games_tracks_played_positions_and_stale_deviations() {
     // Illegal games are refused.
     assert!(b.add_game(&[f5, f5]).is_err());
 }
+
+/// Claims every value is exact (so the search must take book values as they are).
+struct ExactFake;
+
+impl Valuer for ExactFake {
+    fn best_of(
+        &mut self,
+        board: &Board,
+        allowed: u64,
+        _exact: bool,
+        _book: &dyn BookLookup,
+    ) -> Option<Valuation> {
+        Some(Valuation {
+            sq: Square::first_of(allowed)?,
+            value: (board.hash() % 31) as i32 - 15,
+            depth: board.empty_count() as u8,
+            exact: true,
+        })
+    }
+}
+
+#[test]
+fn the_search_takes_book_values_within_three_plies_of_the_root() {
+    let root = Board::START;
+    let mut b = BookBuilder::new(50);
+    for sq in Squares(root.legal_moves()) {
+        b.add_game(&[Move::Play(sq)]).unwrap();
+    }
+    b.sweep(Some(&|| ExactFake), 1, &|_, _| {});
+    let expected = Squares(root.legal_moves())
+        .map(|sq| -(b.node_of(&root.play(sq).unwrap()).unwrap().value as i32))
+        .max()
+        .unwrap();
+    let book = std::sync::Arc::new(
+        Book::from_bytes(encode_book(&b.info, &b.records()), Verify::Full).unwrap(),
+    );
+    let mut searcher = crate::search::Searcher::new(std::sync::Arc::new(Heuristic), 1, 1);
+    let stop = AtomicBool::new(false);
+    let plain = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
+    searcher.set_book(Some(book));
+    let r = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
+    assert_eq!(r.score, expected);
+    assert!(r.nodes < plain.nodes, "{} vs {}", r.nodes, plain.nodes);
+}

@@ -340,7 +340,7 @@ fn walk(
         write!(out, "{ply} {} {sq}", weight_text(node.weight))?;
         // A childless line with a value reads back as a leaf: a played position printed for
         // the first time without children lines goes without its value.
-        if node.is_valued() && !(expand && !children) {
+        if node.is_valued() && (children || !expand) {
             let v = if same_mover {
                 node.value as i32
             } else {
