@@ -728,6 +728,32 @@ enum BookCommand {
         #[command(flatten)]
         valuing: ValuingArgs,
     },
+    /// Grow the book by drop-out expansion (Lincke; Fuego's variant), publishing it at
+    /// intervals.
+    Expand {
+        /// Expansions (`5000`) or time (`90s`, `30m`, `2h`).
+        #[arg(long)]
+        budget: wedge::tools::book::Budget,
+        /// Cost in plies of each disc a line is worse than the best.
+        #[arg(long, default_value_t = 0.5)]
+        alpha: f64,
+        /// Children considered below each node (the best by value).
+        #[arg(long, default_value_t = 8)]
+        width: usize,
+        /// Depth of the searches that value new positions.
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Publish the book every this many seconds.
+        #[arg(long, default_value_t = 300)]
+        save_every: u64,
+    },
+    /// Recompute every value from the leaves and every expansion priority (Fuego's Refresh).
+    Refresh {
+        #[arg(long, default_value_t = 0.5)]
+        alpha: f64,
+        #[arg(long, default_value_t = 8)]
+        width: usize,
+    },
     /// Counts: positions, kinds, empties, search depths.
     Stats,
     /// What the book says about a position (board string or transcript).
@@ -894,6 +920,52 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
                 path.display(),
                 book.len(),
                 book.level().name()
+            );
+            Ok(())
+        }
+        BookCommand::Expand {
+            budget,
+            alpha,
+            width,
+            depth,
+            save_every,
+        } => {
+            let path = target()?;
+            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let eval = Arc::new(load_evaluation(common)?);
+            let doe = wedge::book::expansion::DropOut::new(alpha, width);
+            let r = tool::expand_book(
+                &mut book,
+                &path,
+                eval,
+                &doe,
+                budget,
+                depth,
+                common.threads(),
+                std::time::Duration::from_secs(save_every),
+            )?;
+            println!(
+                "{} expansions in {:.1} s: {} -> {} positions ({:.0} positions/hour), {} saves",
+                r.expansions,
+                r.seconds,
+                r.positions_before,
+                r.positions_after,
+                (r.positions_after - r.positions_before) as f64 * 3600.0 / r.seconds.max(1e-9),
+                r.saves
+            );
+            Ok(())
+        }
+        BookCommand::Refresh { alpha, width } => {
+            let path = target()?;
+            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let doe = wedge::book::expansion::DropOut::new(alpha, width);
+            let prio = wedge::book::expansion::refresh(&mut book, &doe);
+            book.publish(&path).map_err(|e| e.to_string())?;
+            println!(
+                "{} positions; {} reachable from the start; root priority {:.2}",
+                book.len(),
+                prio.len(),
+                prio.get(&doe.root).copied().unwrap_or(0.0)
             );
             Ok(())
         }

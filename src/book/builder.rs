@@ -241,6 +241,45 @@ impl BookBuilder {
         Ok(added)
     }
 
+    /// Makes `key` a played position (an expansion; no game is counted).
+    pub fn make_played(&mut self, key: &Board) {
+        match self.nodes.get_mut(key) {
+            Some(n) if !n.is_played() => n.kind = NodeKind::UnsolvedBranch,
+            Some(_) => {}
+            None => {
+                self.nodes.insert(*key, Node::played());
+            }
+        }
+    }
+
+    /// Searches the best move outside the book of one played node when it needs it (the
+    /// successor is stored as a leaf), then negamaxes the node.
+    pub fn value_node<V: Valuer>(&mut self, key: &Board, valuer: &mut V, stats: &mut SweepStats) {
+        if let Some(n) = self.nodes.get(key).copied() {
+            if self.needs_search(key, &n) {
+                let (_, in_book) = self.book_moves(key);
+                let allowed = key.legal_moves() & !in_book;
+                let exact = key.empty_count() <= self.info.solve_empties as u32;
+                let r = if allowed == 0 {
+                    None
+                } else {
+                    valuer.best_of(key, allowed, exact, self)
+                };
+                self.apply_valuation(key, r, stats);
+            }
+        }
+        self.negamax_node(key);
+    }
+
+    /// Recomputes every played node's value from the leaves (fewest empties first).
+    pub fn negamax_all(&mut self) {
+        let mut keys: Vec<Board> = self.nodes.keys().copied().collect();
+        keys.sort_unstable_by_key(|k| (k.empty_count(), *k));
+        for k in &keys {
+            self.negamax_node(k);
+        }
+    }
+
     /// Marks the node of `key` as played (creating it); true when it was new.
     fn mark_played(&mut self, key: Board) -> bool {
         match self.nodes.get_mut(&key) {

@@ -95,13 +95,13 @@ pub fn choose(book: &Book, board: &Board, randomness: u32, rng: &mut Rng) -> Opt
         }
     }
     children.sort_by_key(|c| (-c.value, c.sq.index()));
-    let playable: Vec<ChildValue> = children.into_iter().filter(|c| c.weight > 0).collect();
-    let top = playable.first()?;
-    if top.value < probe.value {
-        // Inconsistent (not negamaxed, or weights exclude the best): let the search decide.
+    if children.first()?.value < probe.value {
+        // Inconsistent (the book was not negamaxed): let the search decide.
         return None;
     }
-    let top_value = top.value;
+    // Moves weighted 0 are answers to humans, never the engine's own choice.
+    let playable: Vec<ChildValue> = children.into_iter().filter(|c| c.weight > 0).collect();
+    let top_value = playable.first()?.value;
     let eligible: Vec<(ChildValue, u64)> = playable
         .iter()
         .filter(|c| c.value + randomness as i32 >= top_value)

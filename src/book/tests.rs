@@ -381,3 +381,46 @@ fn the_search_takes_book_values_within_three_plies_of_the_root() {
     assert_eq!(r.score, expected);
     assert!(r.nodes < plain.nodes, "{} vs {}", r.nodes, plain.nodes);
 }
+
+#[test]
+fn root_choice_respects_randomness_weights_and_solved_losses() {
+    let mut b = BookBuilder::new(50);
+    for g in random_games(60, 21, 3) {
+        b.add_game(&g).unwrap();
+    }
+    b.sweep(Some(&|| ExactFake), 1, &|_, _| {});
+    let after_f5 = Board::START
+        .apply(Move::Play(Square::from_coords(5, 4).unwrap()))
+        .unwrap();
+    let book = Book::from_bytes(encode_book(&b.info, &b.records()), Verify::Full).unwrap();
+    let children = choice::book_children(&book, &after_f5);
+    assert!(children.len() >= 2, "{children:?}");
+    let top = children[0].value;
+    let mut rng = Rng::new(3);
+    // Randomness 0: always the best, from one probe.
+    for _ in 0..20 {
+        let c = choice::choose(&book, &after_f5, 0, &mut rng).unwrap();
+        assert_eq!(c.value, top);
+    }
+    // Randomness 64: anything but a solved loss (all values here are "solved").
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..300 {
+        let c = choice::choose(&book, &after_f5, 64, &mut rng).unwrap();
+        assert!(c.value == top || c.value >= 0, "{c:?}");
+        seen.insert(c.sq);
+    }
+    let allowed = children
+        .iter()
+        .filter(|c| c.value == top || c.value >= 0)
+        .count();
+    assert_eq!(seen.len(), allowed);
+    // A weight of 0 keeps the engine off a move.
+    let best_child = after_f5.play(children[0].sq).unwrap();
+    b.set_weight(&best_child, 0);
+    b.info.weighted = true;
+    let book = Book::from_bytes(encode_book(&b.info, &b.records()), Verify::Full).unwrap();
+    for _ in 0..50 {
+        let c = choice::choose(&book, &after_f5, 0, &mut rng).unwrap();
+        assert_ne!(c.sq, children[0].sq);
+    }
+}

@@ -399,3 +399,117 @@ pub fn probe_latency(book: &Book, probes: usize, seed: u64) -> ([f64; 2], [f64; 
     };
     (time(&stored), time(&absent))
 }
+
+/// How long an expansion runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    Expansions(u64),
+    Time(std::time::Duration),
+}
+
+impl std::str::FromStr for Budget {
+    type Err = String;
+
+    /// `5000` expansions, or a time: `90s`, `30m`, `2h`.
+    fn from_str(s: &str) -> Result<Budget, String> {
+        let s = s.trim();
+        let bad = || format!("bad budget {s:?}: a number of expansions, or 90s / 30m / 2h");
+        let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+        let n: u64 = num.parse().map_err(|_| bad())?;
+        let secs = match unit {
+            "" => return Ok(Budget::Expansions(n)),
+            "s" => n,
+            "m" => n * 60,
+            "h" => n * 3600,
+            _ => return Err(bad()),
+        };
+        Ok(Budget::Time(std::time::Duration::from_secs(secs)))
+    }
+}
+
+/// What an expansion run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExpandReport {
+    pub expansions: u64,
+    pub positions_before: usize,
+    pub positions_after: usize,
+    pub seconds: f64,
+    pub saves: u64,
+}
+
+/// Grows the book at `path` by drop-out expansion, publishing it every `save_every` (so an
+/// interruption loses at most one interval) and at the end.
+#[allow(clippy::too_many_arguments)]
+pub fn expand_book<E: Evaluator + 'static>(
+    book: &mut BookBuilder,
+    path: &Path,
+    eval: Arc<E>,
+    doe: &crate::book::expansion::DropOut,
+    budget: Budget,
+    depth: u32,
+    threads: usize,
+    save_every: std::time::Duration,
+) -> Result<ExpandReport, String> {
+    use crate::book::expansion::{expand_once, refresh};
+    book.info.search_depth = depth.min(60) as u8;
+    let mut valuer = crate::search::valuer::SearchValuer::new(
+        Searcher::new(eval, 64, threads),
+        depth,
+        Selectivity::NONE,
+    );
+    let mut report = ExpandReport {
+        positions_before: book.len(),
+        ..Default::default()
+    };
+    let start = Instant::now();
+    let bar = match budget {
+        Budget::Expansions(n) => indicatif::ProgressBar::new(n),
+        Budget::Time(t) => indicatif::ProgressBar::new(t.as_secs()),
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {msg} eta {eta}")
+            .expect("valid template"),
+    );
+    let mut prio = refresh(book, doe);
+    let mut last_save = Instant::now();
+    loop {
+        let done = match budget {
+            Budget::Expansions(n) => report.expansions >= n,
+            Budget::Time(t) => start.elapsed() >= t,
+        };
+        if done {
+            break;
+        }
+        if expand_once(book, &mut prio, doe, &mut valuer).is_none() {
+            break;
+        }
+        report.expansions += 1;
+        if report.expansions % 500 == 0 {
+            // Transpositions change values off the expanded path: Fuego's periodic Refresh.
+            prio = refresh(book, doe);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        bar.set_position(match budget {
+            Budget::Expansions(_) => report.expansions,
+            Budget::Time(_) => secs as u64,
+        });
+        bar.set_message(format!(
+            "{} expansions, {} positions, {:.1} positions/s",
+            report.expansions,
+            book.len(),
+            (book.len() - report.positions_before) as f64 / secs.max(1e-9)
+        ));
+        if last_save.elapsed() >= save_every {
+            book.publish(path).map_err(|e| e.to_string())?;
+            report.saves += 1;
+            last_save = Instant::now();
+        }
+    }
+    refresh(book, doe);
+    book.publish(path).map_err(|e| e.to_string())?;
+    report.saves += 1;
+    bar.finish_and_clear();
+    report.positions_after = book.len();
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}

@@ -1,0 +1,325 @@
+//! Drop-out expansion (Lincke, in Fuego's form: one formula for both sides, a transposition is
+//! one node, priorities refreshed over the whole DAG): expansion priorities, the descent to the
+//! most urgent leaf, its expansion, and the propagation of values and priorities back up.
+//!
+//! In this book every played position keeps exactly one searched deviation (its best move
+//! outside the book, stored as a leaf), so a node's children are its book moves plus that
+//! leaf. Expanding a leaf makes it played (its own best reply is searched and stored); its
+//! parent then searches its next-best move outside the book, which widens the parent one move
+//! at a time in order of value: progressive widening that follows the search.
+
+use super::builder::{BookBuilder, Successor, SweepStats, Valuer};
+use super::record::NodeKind;
+use crate::board::{Board, Square, Squares};
+use std::collections::HashMap;
+
+/// Expansion parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DropOut {
+    /// Cost, in plies of depth, of each disc a move is worse than the best (Lincke's alpha).
+    pub alpha: f64,
+    /// At most this many children (the best by value) are considered below each node.
+    pub width: usize,
+    /// The position the book grows from (canonical key).
+    pub root: Board,
+}
+
+impl DropOut {
+    pub fn new(alpha: f64, width: usize) -> DropOut {
+        DropOut {
+            alpha,
+            width: width.max(1),
+            root: Board::START.canonical().0,
+        }
+    }
+}
+
+/// Nothing below can be expanded.
+pub const EXHAUSTED: f64 = f64::INFINITY;
+
+/// Priorities of the nodes (smaller = expand sooner); nodes absent from the map are fresh
+/// leaves (priority 0).
+pub type Priorities = HashMap<Board, f64>;
+
+/// The stored children of a played node: (move, child key, value for the node's side to move),
+/// best first, at most `width`.
+pub fn children(book: &BookBuilder, key: &Board, width: usize) -> Vec<(Square, Board, i32)> {
+    let mut out = Vec::new();
+    for sq in Squares(key.legal_moves()) {
+        if let Successor::Position { key: c, same_mover } = book.successor(key, sq) {
+            if let Some(n) = book.node(&c).filter(|n| n.is_valued()) {
+                let v = if same_mover {
+                    n.value as i32
+                } else {
+                    -(n.value as i32)
+                };
+                out.push((sq, c, v));
+            }
+        }
+    }
+    out.sort_by_key(|c| (-c.2, c.0.index()));
+    out.truncate(width);
+    out
+}
+
+/// A node's priority from its children's (Lincke's formula with Fuego's sign): the minimum
+/// over children of `child priority + alpha * (value - child value) + 1`; also the child
+/// that gives it. Leaves are 0, solved positions and childless played ones exhausted.
+pub fn priority(
+    book: &BookBuilder,
+    key: &Board,
+    prio: &Priorities,
+    doe: &DropOut,
+) -> (f64, Option<Board>) {
+    let Some(node) = book.node(key) else {
+        return (0.0, None);
+    };
+    if node.kind == NodeKind::Solved {
+        return (EXHAUSTED, None);
+    }
+    if !node.is_played() {
+        return (0.0, None);
+    }
+    let v = node.value as i32;
+    let mut best = (EXHAUSTED, None);
+    for (_, c, cv) in children(book, key, doe.width) {
+        let p = prio.get(&c).copied().unwrap_or(0.0);
+        let contribution = p + doe.alpha * (v - cv).max(0) as f64 + 1.0;
+        if contribution < best.0 {
+            best = (contribution, Some(c));
+        }
+    }
+    best
+}
+
+/// Fuego's Refresh: values negamaxed from the leaves, then every priority recomputed bottom-up
+/// over the DAG reachable from the root.
+pub fn refresh(book: &mut BookBuilder, doe: &DropOut) -> Priorities {
+    book.negamax_all();
+    let mut prio = Priorities::new();
+    let mut order: Vec<Board> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![doe.root];
+    while let Some(k) = stack.pop() {
+        if !seen.insert(k) || book.node(&k).is_none() {
+            continue;
+        }
+        order.push(k);
+        if book.node(&k).is_some_and(|n| n.is_played()) {
+            stack.extend(children(book, &k, doe.width).into_iter().map(|c| c.1));
+        }
+    }
+    // Children have fewer empties than their parents: fewest empties first is bottom-up.
+    order.sort_unstable_by_key(|k| (k.empty_count(), *k));
+    for k in order {
+        let (p, _) = priority(book, &k, &prio, doe);
+        prio.insert(k, p);
+    }
+    prio
+}
+
+/// What one expansion did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expansion {
+    /// The leaf expanded.
+    pub leaf: Board,
+    /// Plies from the root to it.
+    pub depth: usize,
+    pub stats: SweepStats,
+}
+
+/// One expansion: descend from the root to the most urgent leaf, make it played (its best
+/// reply is searched and stored as a new leaf), re-search the deviations the expansion made
+/// stale on the way back, and update values and priorities along the path. `None` when
+/// nothing is left to expand.
+pub fn expand_once<V: Valuer>(
+    book: &mut BookBuilder,
+    prio: &mut Priorities,
+    doe: &DropOut,
+    valuer: &mut V,
+) -> Option<Expansion> {
+    let mut stats = SweepStats::default();
+    let mut path = vec![doe.root];
+    loop {
+        let key = *path.last().expect("non-empty");
+        match book.node(&key) {
+            Some(n) if n.is_played() => {}
+            Some(n) if n.kind == NodeKind::Solved && key != doe.root => return None,
+            _ => break,
+        }
+        let (p, next) = priority(book, &key, prio, doe);
+        match next {
+            Some(c) if p < EXHAUSTED => path.push(c),
+            _ => return None,
+        }
+    }
+    let leaf = *path.last().expect("non-empty");
+    book.make_played(&leaf);
+    for key in path.iter().rev() {
+        book.value_node(key, valuer, &mut stats);
+        let (p, _) = priority(book, key, prio, doe);
+        prio.insert(*key, p);
+    }
+    Some(Expansion {
+        leaf,
+        depth: path.len() - 1,
+        stats,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::{BookLookup, Consistency, Valuation};
+    use crate::eval::heuristic::Heuristic;
+    use crate::rng::Rng;
+    use crate::search::tt::TranspositionTable;
+    use std::sync::atomic::AtomicBool;
+
+    /// Solves exactly (so every value has a known right answer) but reports a midgame depth,
+    /// so positions stay unsolved and expandable.
+    struct Solver(TranspositionTable);
+
+    impl Valuer for Solver {
+        fn best_of(
+            &mut self,
+            board: &Board,
+            allowed: u64,
+            _exact: bool,
+            _book: &dyn BookLookup,
+        ) -> Option<Valuation> {
+            let mut best: Option<(Square, i32)> = None;
+            for sq in Squares(allowed & board.legal_moves()) {
+                let child = board.play_flips(sq, board.flips(sq));
+                let v = -solve(&child, &self.0);
+                if best.is_none_or(|b| v > b.1) {
+                    best = Some((sq, v));
+                }
+            }
+            let (sq, value) = best?;
+            Some(Valuation {
+                sq,
+                value,
+                depth: board.empty_count() as u8 - 1,
+                exact: false,
+            })
+        }
+    }
+
+    fn solve(b: &Board, tt: &TranspositionTable) -> i32 {
+        if b.is_game_over() {
+            return b.final_score();
+        }
+        let stop = AtomicBool::new(false);
+        crate::search::solve_root(b, -64, 64, tt, &Heuristic, &stop).score
+    }
+
+    fn near_end_root(seed: u64, empties: u32) -> Board {
+        let mut rng = Rng::new(seed);
+        loop {
+            let mut b = Board::START;
+            while b.empty_count() > empties {
+                match rng.random_move(&b) {
+                    Some(m) => b = b.apply(m).unwrap(),
+                    None => break,
+                }
+            }
+            if b.empty_count() == empties && b.legal_moves() != 0 {
+                return b.canonical().0;
+            }
+        }
+    }
+
+    fn small_book(root: Board) -> (BookBuilder, DropOut) {
+        let mut book = BookBuilder::new(root.empty_count() as u8 - 6);
+        book.info.solve_empties = 60;
+        (
+            book,
+            DropOut {
+                root,
+                ..DropOut::new(1.0, 8)
+            },
+        )
+    }
+
+    #[test]
+    fn expansion_values_are_exact_negamax_values() {
+        let root = near_end_root(4, 14);
+        let (mut book, doe) = small_book(root);
+        let mut prio = Priorities::new();
+        let mut v = Solver(TranspositionTable::new(8));
+        let mut expansions = 0;
+        while expansions < 40 && expand_once(&mut book, &mut prio, &doe, &mut v).is_some() {
+            expansions += 1;
+        }
+        assert!(expansions >= 10, "{expansions}");
+        assert_eq!(book.level(), Consistency::Negamaxed);
+        let tt = TranspositionTable::new(8);
+        for (key, node) in book.sorted_nodes() {
+            assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
+        }
+    }
+
+    /// A deterministic fake search, so values differ and priorities are not all equal.
+    struct Fake;
+
+    impl Valuer for Fake {
+        fn best_of(
+            &mut self,
+            board: &Board,
+            allowed: u64,
+            _exact: bool,
+            _book: &dyn BookLookup,
+        ) -> Option<Valuation> {
+            Some(Valuation {
+                sq: Square::first_of(allowed)?,
+                value: (board.hash() % 13) as i32 - 6,
+                depth: 8,
+                exact: false,
+            })
+        }
+    }
+
+    #[test]
+    fn priorities_follow_the_formula_and_refresh_is_idempotent() {
+        let mut book = BookBuilder::new(40);
+        let doe = DropOut::new(0.5, 4);
+        let mut prio = Priorities::new();
+        let mut depths = Vec::new();
+        for _ in 0..150 {
+            let e = expand_once(&mut book, &mut prio, &doe, &mut Fake).expect("room to grow");
+            depths.push(e.depth);
+        }
+        assert!(depths.iter().max() > Some(&3), "{depths:?}");
+        let once = refresh(&mut book, &doe);
+        let records = book.records();
+        let twice = refresh(&mut book, &doe);
+        assert_eq!(once, twice);
+        assert_eq!(records, book.records());
+        // Each priority equals the formula over its children's priorities.
+        for (k, p) in &once {
+            let node = book.node(k).unwrap();
+            let expected = if node.kind == NodeKind::Solved {
+                EXHAUSTED
+            } else if !node.is_played() {
+                0.0
+            } else {
+                children(&book, k, doe.width)
+                    .iter()
+                    .map(|(_, c, cv)| {
+                        once.get(c).copied().unwrap_or(0.0)
+                            + doe.alpha * (node.value as i32 - cv).max(0) as f64
+                            + 1.0
+                    })
+                    .fold(EXHAUSTED, f64::min)
+            };
+            assert_eq!(*p, expected);
+        }
+        // Transpositions share one node: every stored key is canonical and unique.
+        for (k, _) in book.sorted_nodes() {
+            assert_eq!(k, k.canonical().0);
+        }
+        // The root's priority after the incremental updates matches the refreshed one.
+        assert!(once[&doe.root].is_finite());
+    }
+}
