@@ -484,7 +484,7 @@ pub fn expand_book<E: Evaluator + 'static>(
             break;
         }
         report.expansions += 1;
-        if report.expansions % 500 == 0 {
+        if report.expansions.is_multiple_of(500) {
             // Transpositions change values off the expanded path: Fuego's periodic Refresh.
             prio = refresh(book, doe);
         }
