@@ -754,6 +754,32 @@ enum BookCommand {
         #[arg(long, default_value_t = 8)]
         width: usize,
     },
+    /// Fuego's Cover: expand below every position of the given lines (transcripts, one per
+    /// line) until each has K expansions (K more with --additive).
+    Cover {
+        lines: PathBuf,
+        #[arg(long)]
+        expansions: usize,
+        #[arg(long)]
+        additive: bool,
+        #[arg(long, default_value_t = 0.5)]
+        alpha: f64,
+        #[arg(long, default_value_t = 8)]
+        width: usize,
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+    },
+    /// Edax's deviation: grow lines where one side loses at most RELATIVE discs per move and
+    /// values stay within ABSOLUTE discs of the start's, for each side in turn.
+    Deviate {
+        relative: u8,
+        absolute: u8,
+        /// At most this many new played positions.
+        #[arg(long, default_value_t = 10_000)]
+        budget: usize,
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+    },
     /// Counts: positions, kinds, empties, search depths.
     Stats,
     /// What the book says about a position (board string or transcript).
@@ -952,6 +978,69 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
                 r.positions_after,
                 (r.positions_after - r.positions_before) as f64 * 3600.0 / r.seconds.max(1e-9),
                 r.saves
+            );
+            Ok(())
+        }
+        BookCommand::Cover {
+            lines,
+            expansions,
+            additive,
+            alpha,
+            width,
+            depth,
+        } => {
+            let path = target()?;
+            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let mut set = tool::GameSet::default();
+            tool::read_games(&lines, &mut set)?;
+            let eval = Arc::new(load_evaluation(common)?);
+            let mut valuer = wedge::search::valuer::SearchValuer::new(
+                Searcher::new(eval, 64, common.threads()),
+                depth,
+                Selectivity::NONE,
+            );
+            let doe = wedge::book::expansion::DropOut::new(alpha, width);
+            let made = wedge::book::expansion::cover(
+                &mut book,
+                &set.games,
+                expansions,
+                additive,
+                &doe,
+                &mut valuer,
+            );
+            book.publish(&path).map_err(|e| e.to_string())?;
+            println!("{made} expansions; {} positions", book.len());
+            Ok(())
+        }
+        BookCommand::Deviate {
+            relative,
+            absolute,
+            budget,
+            depth,
+        } => {
+            let path = target()?;
+            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let eval = Arc::new(load_evaluation(common)?);
+            let mut valuer = wedge::search::valuer::SearchValuer::new(
+                Searcher::new(eval, 64, common.threads()),
+                depth,
+                Selectivity::NONE,
+            );
+            let root = Board::START.canonical().0;
+            let r = wedge::book::deviate::deviate(
+                &mut book,
+                root,
+                relative as i32,
+                absolute as i32,
+                budget,
+                &mut valuer,
+            );
+            book.publish(&path).map_err(|e| e.to_string())?;
+            println!(
+                "{} rounds, {} positions made played; {} positions",
+                r.rounds,
+                r.expanded.len(),
+                book.len()
             );
             Ok(())
         }

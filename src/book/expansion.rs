@@ -322,4 +322,102 @@ mod tests {
         // The root's priority after the incremental updates matches the refreshed one.
         assert!(once[&doe.root].is_finite());
     }
+
+    #[test]
+    fn cover_reaches_the_required_expansion_counts() {
+        use crate::board::Move;
+        let mut book = BookBuilder::new(44);
+        let doe = DropOut::new(0.5, 4);
+        let sq = |s: &str| Move::Play(s.parse().unwrap());
+        let lines = vec![
+            vec![sq("f5"), sq("d6"), sq("c3"), sq("d3"), sq("c4")],
+            vec![sq("f5"), sq("f6"), sq("e6"), sq("f4")],
+        ];
+        let made = cover(&mut book, &lines, 6, false, &doe, &mut Fake);
+        assert!(made > 0);
+        let on_lines = |book: &BookBuilder| {
+            let mut keys = Vec::new();
+            for line in &lines {
+                let mut b = Board::START;
+                keys.push(b.canonical().0);
+                for &m in line {
+                    b = b.apply(m).unwrap();
+                    keys.push(b.canonical().0);
+                }
+            }
+            keys.into_iter()
+                .map(|k| expansions_below(book, &k))
+                .collect::<Vec<_>>()
+        };
+        let counts = on_lines(&book);
+        assert!(counts.iter().all(|&c| c >= 6), "{counts:?}");
+        // Additive: six more below every position of the lines.
+        cover(&mut book, &lines, 6, true, &doe, &mut Fake);
+        let after = on_lines(&book);
+        for (a, b) in counts.iter().zip(&after) {
+            assert!(*b >= a + 6, "{counts:?} -> {after:?}");
+        }
+    }
+}
+
+/// Played positions in the DAG below `key` (itself included): the expansions made under it,
+/// since each expansion makes exactly one position played.
+pub fn expansions_below(book: &BookBuilder, key: &Board) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![*key];
+    let mut count = 0;
+    while let Some(k) = stack.pop() {
+        if !seen.insert(k) {
+            continue;
+        }
+        if book.node(&k).is_some_and(|n| n.is_played()) {
+            count += 1;
+            stack.extend(children(book, &k, usize::MAX).into_iter().map(|c| c.1));
+        }
+    }
+    count
+}
+
+/// Fuego's Cover: for every position along each line (from the standard start), expand below
+/// it until it has at least `required` expansions (or `required` more when `additive`).
+/// Returns the expansions made. Ends with a refresh.
+pub fn cover<V: Valuer>(
+    book: &mut BookBuilder,
+    lines: &[Vec<crate::board::Move>],
+    required: usize,
+    additive: bool,
+    doe: &DropOut,
+    valuer: &mut V,
+) -> usize {
+    let mut made = 0;
+    for line in lines {
+        let mut board = Board::START;
+        for i in 0..=line.len() {
+            if let Some((b, _)) = super::builder::normalize(&board) {
+                if book.keeps(&b) {
+                    let key = b.canonical().0;
+                    let at = DropOut { root: key, ..*doe };
+                    let have = expansions_below(book, &key);
+                    let target = if additive { have + required } else { required };
+                    let mut prio = refresh(book, &at);
+                    for _ in have..target {
+                        if expand_once(book, &mut prio, &at, valuer).is_none() {
+                            break;
+                        }
+                        made += 1;
+                    }
+                }
+            }
+            let Some(&mv) = line.get(i) else { break };
+            if matches!(mv, crate::board::Move::Play(_)) && board.legal_moves() == 0 {
+                board = board.pass();
+            }
+            match board.apply(mv) {
+                Ok(b) => board = b,
+                Err(_) => break,
+            }
+        }
+    }
+    refresh(book, doe);
+    made
 }

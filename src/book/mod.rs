@@ -5,6 +5,7 @@
 
 pub mod builder;
 pub mod choice;
+pub mod deviate;
 pub mod expansion;
 pub mod file;
 pub mod forest;
