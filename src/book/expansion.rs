@@ -167,6 +167,68 @@ pub fn expand_once<V: Valuer>(
     })
 }
 
+/// Played positions in the DAG below `key` (itself included): the expansions made under it,
+/// since each expansion makes exactly one position played.
+pub fn expansions_below(book: &BookBuilder, key: &Board) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![*key];
+    let mut count = 0;
+    while let Some(k) = stack.pop() {
+        if !seen.insert(k) {
+            continue;
+        }
+        if book.node(&k).is_some_and(|n| n.is_played()) {
+            count += 1;
+            stack.extend(children(book, &k, usize::MAX).into_iter().map(|c| c.1));
+        }
+    }
+    count
+}
+
+/// Fuego's Cover: for every position along each line (from the standard start), expand below
+/// it until it has at least `required` expansions (or `required` more when `additive`).
+/// Returns the expansions made. Ends with a refresh.
+pub fn cover<V: Valuer>(
+    book: &mut BookBuilder,
+    lines: &[Vec<crate::board::Move>],
+    required: usize,
+    additive: bool,
+    doe: &DropOut,
+    valuer: &mut V,
+) -> usize {
+    let mut made = 0;
+    for line in lines {
+        let mut board = Board::START;
+        for i in 0..=line.len() {
+            if let Some((b, _)) = super::builder::normalize(&board) {
+                if book.keeps(&b) {
+                    let key = b.canonical().0;
+                    let at = DropOut { root: key, ..*doe };
+                    let have = expansions_below(book, &key);
+                    let target = if additive { have + required } else { required };
+                    let mut prio = refresh(book, &at);
+                    for _ in have..target {
+                        if expand_once(book, &mut prio, &at, valuer).is_none() {
+                            break;
+                        }
+                        made += 1;
+                    }
+                }
+            }
+            let Some(&mv) = line.get(i) else { break };
+            if matches!(mv, crate::board::Move::Play(_)) && board.legal_moves() == 0 {
+                board = board.pass();
+            }
+            match board.apply(mv) {
+                Ok(b) => board = b,
+                Err(_) => break,
+            }
+        }
+    }
+    refresh(book, doe);
+    made
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,66 +420,4 @@ mod tests {
             assert!(*b >= a + 6, "{counts:?} -> {after:?}");
         }
     }
-}
-
-/// Played positions in the DAG below `key` (itself included): the expansions made under it,
-/// since each expansion makes exactly one position played.
-pub fn expansions_below(book: &BookBuilder, key: &Board) -> usize {
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![*key];
-    let mut count = 0;
-    while let Some(k) = stack.pop() {
-        if !seen.insert(k) {
-            continue;
-        }
-        if book.node(&k).is_some_and(|n| n.is_played()) {
-            count += 1;
-            stack.extend(children(book, &k, usize::MAX).into_iter().map(|c| c.1));
-        }
-    }
-    count
-}
-
-/// Fuego's Cover: for every position along each line (from the standard start), expand below
-/// it until it has at least `required` expansions (or `required` more when `additive`).
-/// Returns the expansions made. Ends with a refresh.
-pub fn cover<V: Valuer>(
-    book: &mut BookBuilder,
-    lines: &[Vec<crate::board::Move>],
-    required: usize,
-    additive: bool,
-    doe: &DropOut,
-    valuer: &mut V,
-) -> usize {
-    let mut made = 0;
-    for line in lines {
-        let mut board = Board::START;
-        for i in 0..=line.len() {
-            if let Some((b, _)) = super::builder::normalize(&board) {
-                if book.keeps(&b) {
-                    let key = b.canonical().0;
-                    let at = DropOut { root: key, ..*doe };
-                    let have = expansions_below(book, &key);
-                    let target = if additive { have + required } else { required };
-                    let mut prio = refresh(book, &at);
-                    for _ in have..target {
-                        if expand_once(book, &mut prio, &at, valuer).is_none() {
-                            break;
-                        }
-                        made += 1;
-                    }
-                }
-            }
-            let Some(&mv) = line.get(i) else { break };
-            if matches!(mv, crate::board::Move::Play(_)) && board.legal_moves() == 0 {
-                board = board.pass();
-            }
-            match board.apply(mv) {
-                Ok(b) => board = b,
-                Err(_) => break,
-            }
-        }
-    }
-    refresh(book, doe);
-    made
 }
