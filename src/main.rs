@@ -781,7 +781,17 @@ enum BookCommand {
         depth: u32,
     },
     /// Counts: positions, kinds, empties, search depths.
-    Stats,
+    Stats {
+        /// Also compare, along the main lines, the book's values with fresh searches.
+        #[arg(long)]
+        quality: bool,
+        /// Depth of those searches.
+        #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=60))]
+        quality_depth: u32,
+        /// Main lines branch at the best 3 replies of the first N plies.
+        #[arg(long, default_value_t = 2)]
+        branch_plies: usize,
+    },
     /// What the book says about a position (board string or transcript).
     Probe { position: String },
     /// Write the book as a compressed forest or a text book.
@@ -1058,9 +1068,20 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             );
             Ok(())
         }
-        BookCommand::Stats => {
+        BookCommand::Stats {
+            quality,
+            quality_depth,
+            branch_plies,
+        } => {
             let (_, book) = open()?;
             print!("{}", tool::stats_text(&book)?);
+            if quality {
+                let eval = Arc::new(load_evaluation(common)?);
+                print!(
+                    "{}",
+                    tool::quality_text(&book, eval, quality_depth, branch_plies)
+                );
+            }
             Ok(())
         }
         BookCommand::Probe { position } => {

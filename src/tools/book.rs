@@ -513,3 +513,98 @@ pub fn expand_book<E: Evaluator + 'static>(
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
+
+/// `wedge book stats --quality`: along the main lines (the book's best line from the start,
+/// and the best line after each stored reply to the first `branch_plies` positions), the book
+/// value of every position against a fresh search of `depth` plies without the book.
+pub fn quality_text<E: Evaluator + 'static>(
+    book: &Book,
+    eval: Arc<E>,
+    depth: u32,
+    branch_plies: usize,
+) -> String {
+    use crate::book::choice::book_children;
+    let searcher = Searcher::new(eval, 64, 1);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    // Starting prefixes: the empty line, then one per stored reply in the first plies.
+    let mut prefixes: Vec<Vec<Square>> = vec![Vec::new()];
+    let mut frontier: Vec<Vec<Square>> = vec![Vec::new()];
+    for _ in 0..branch_plies {
+        let mut next = Vec::new();
+        for p in &frontier {
+            let mut b = Board::START;
+            for &sq in p {
+                b = b.play(sq).expect("book moves are legal");
+            }
+            for c in book_children(book, &b).iter().take(3) {
+                let mut q = p.clone();
+                q.push(c.sq);
+                next.push(q);
+            }
+        }
+        prefixes.extend(next.iter().cloned());
+        frontier = next;
+    }
+    let mut out = format!(
+        "{:<40} {:>7} {:>6} {:>7} {:>5}\n",
+        "line", "empties", "book", "search", "diff"
+    );
+    let (mut n, mut total) = (0u32, 0i64);
+    let mut seen = std::collections::HashSet::new();
+    for prefix in prefixes {
+        let mut b = Board::START;
+        let mut line = String::new();
+        for &sq in &prefix {
+            b = b.play(sq).expect("legal");
+            line += &sq.to_string();
+        }
+        // Then follow the book's best moves to the end of the book.
+        loop {
+            let Some((nb, _)) = normalize(&b) else { break };
+            b = nb;
+            if b.empty_count() < book.info().min_empties as u32 {
+                break;
+            }
+            let Some(p) = book.probe(&b).filter(|p| p.valued) else {
+                break;
+            };
+            if seen.insert(b.canonical().0) {
+                let r = searcher.search_among(
+                    &b,
+                    &crate::search::Limits::depth(depth),
+                    u64::MAX,
+                    None,
+                    &stop,
+                    &mut |_| {},
+                );
+                let diff = p.value - r.score;
+                n += 1;
+                total += diff.unsigned_abs() as i64;
+                let shown = if line.len() > 38 {
+                    format!("..{}", &line[line.len() - 36..])
+                } else {
+                    line.clone()
+                };
+                out += &format!(
+                    "{:<40} {:>7} {:>+6} {:>+7} {:>+5}\n",
+                    if shown.is_empty() { "(start)" } else { &shown },
+                    b.empty_count(),
+                    p.value,
+                    r.score,
+                    diff
+                );
+            }
+            let Some(best) = p.best() else { break };
+            if best.deviation {
+                break;
+            }
+            b = b.play(best.sq).expect("legal");
+            line += &best.sq.to_string();
+        }
+    }
+    out += &format!(
+        "{n} positions; mean |book - search({depth})| = {:.2} discs\n",
+        total as f64 / n.max(1) as f64
+    );
+    out
+}
