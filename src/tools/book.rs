@@ -559,8 +559,7 @@ pub fn quality_text<E: Evaluator + 'static>(
             line += &sq.to_string();
         }
         // Then follow the book's best moves to the end of the book.
-        loop {
-            let Some((nb, _)) = normalize(&b) else { break };
+        while let Some((nb, _)) = normalize(&b) {
             b = nb;
             if b.empty_count() < book.info().min_empties as u32 {
                 break;
