@@ -1,6 +1,7 @@
 //! The real `wedge` binary over pipes: NBoard, GTP and the console answer, a `ping` sent during
 //! a deep search is answered promptly and after the search's last line, and the end of input
 //! exits with code 0. `ping_latency_report` (ignored by default) measures p50/p99 over 100 pings.
+//! The book is off: these sessions are about searches.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -17,7 +18,15 @@ impl Session {
     fn start(args: &[&str]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
             .args(args)
-            .args(["--threads", "1", "--hash", "16", "--log", "off"])
+            .args([
+                "--threads",
+                "1",
+                "--hash",
+                "16",
+                "--log",
+                "off",
+                "--no-book",
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
