@@ -145,3 +145,44 @@ hint 3\ngo\nping 1\nquit\n",
     assert!(text.contains("pong 1"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn nboard_learn_adds_the_game_and_republishes_the_book() {
+    let dir = temp_dir("book-learn");
+    let path = dir.join("learn.book");
+    let before = build(&path, 5, 9).len();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["nboard", "--hash", "1", "--book"])
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // A game none of the random book games played: f5 f4 e3 f6 d3 (then learn).
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"nboard 2\nset depth 2\nset game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
+BO[8 ---------------------------O*------*O--------------------------- *]\
+B[F5]W[F4]B[E3]W[F6]B[D3];)\nlearn\nping 1\nquit\n",
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let learned = text.lines().position(|l| l == "learned").expect("learned");
+    let pong = text.lines().position(|l| l == "pong 1").expect("pong");
+    assert!(learned < pong, "{text}");
+    let book = wedge::book::Book::open(&path, wedge::book::Verify::Full).unwrap();
+    assert!(book.len() as usize > before, "{} -> {}", before, book.len());
+    let end = ["f5", "f4", "e3", "f6", "d3"]
+        .iter()
+        .fold(Board::START, |b, m| {
+            b.apply(Move::Play(m.parse().unwrap())).unwrap()
+        });
+    let p = book.probe(&end).expect("the learnt game's last position");
+    assert!(p.valued && p.games >= 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
