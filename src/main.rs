@@ -723,7 +723,9 @@ enum BookCommand {
         #[arg(long)]
         description: Option<String>,
     },
-    /// Value every played position that needs it and negamax the book (the Negamaxed level).
+    /// Value every played position that needs it and negamax the book (the Negamaxed level);
+    /// also `wedge book fix`.
+    #[command(alias = "fix")]
     Negamax {
         #[command(flatten)]
         valuing: ValuingArgs,
