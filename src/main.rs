@@ -833,6 +833,19 @@ struct ValuingArgs {
     confidence: u8,
 }
 
+/// A valuer for book commands: searches of `depth` plies with `--threads` threads.
+fn search_valuer(
+    common: &Common,
+    depth: u32,
+) -> Result<wedge::search::valuer::SearchValuer<PatternEval>, String> {
+    let eval = Arc::new(load_evaluation(common)?);
+    Ok(wedge::search::valuer::SearchValuer::new(
+        Searcher::new(eval, 64, common.threads()),
+        depth,
+        Selectivity::NONE,
+    ))
+}
+
 /// The book file: `--book`, else the shipped one.
 fn book_path(common: &Common) -> Option<PathBuf> {
     if common.no_book {
@@ -1005,12 +1018,7 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
             let mut set = tool::GameSet::default();
             tool::read_games(&lines, &mut set)?;
-            let eval = Arc::new(load_evaluation(common)?);
-            let mut valuer = wedge::search::valuer::SearchValuer::new(
-                Searcher::new(eval, 64, common.threads()),
-                depth,
-                Selectivity::NONE,
-            );
+            let mut valuer = search_valuer(common, depth)?;
             let doe = wedge::book::expansion::DropOut::new(alpha, width);
             let made = wedge::book::expansion::cover(
                 &mut book,
@@ -1032,12 +1040,7 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
         } => {
             let path = target()?;
             let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
-            let eval = Arc::new(load_evaluation(common)?);
-            let mut valuer = wedge::search::valuer::SearchValuer::new(
-                Searcher::new(eval, 64, common.threads()),
-                depth,
-                Selectivity::NONE,
-            );
+            let mut valuer = search_valuer(common, depth)?;
             let root = Board::START.canonical().0;
             let r = wedge::book::deviate::deviate(
                 &mut book,

@@ -59,6 +59,21 @@ fn build(path: &Path, n: usize, seed: u64) -> BookBuilder {
     b
 }
 
+/// Runs `wedge nboard` on `book` with `script` as its input; its output.
+fn nboard(book: &Path, script: &[u8]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["nboard", "--hash", "1", "--book"])
+        .arg(book)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn several_processes_read_one_book_while_it_is_republished() {
     let dir = temp_dir("book-procs");
@@ -105,26 +120,12 @@ fn an_nboard_engine_plays_and_hints_from_the_book() {
     let node = b
         .node_of(&f5)
         .expect("every game starts with a move equivalent to f5");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
-        .args(["nboard", "--hash", "1", "--book"])
-        .arg(&path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"nboard 2\nset depth 2\nset game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
+    let text = nboard(
+        &path,
+        b"nboard 2\nset depth 2\nset game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
 BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\n\
 hint 3\ngo\nping 1\nquit\n",
-        )
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    );
     let book_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("book ")).collect();
     assert!(!book_lines.is_empty(), "{text}");
     // The best book line carries the position's value, from the side to move (White).
@@ -151,27 +152,13 @@ fn nboard_learn_adds_the_game_and_republishes_the_book() {
     let dir = temp_dir("book-learn");
     let path = dir.join("learn.book");
     let before = build(&path, 5, 9).len();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
-        .args(["nboard", "--hash", "1", "--book"])
-        .arg(&path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     // A game none of the random book games played: f5 f4 e3 f6 d3 (then learn).
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"nboard 2\nset depth 2\nset game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
+    let text = nboard(
+        &path,
+        b"nboard 2\nset depth 2\nset game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
 BO[8 ---------------------------O*------*O--------------------------- *]\
 B[F5]W[F4]B[E3]W[F6]B[D3];)\nlearn\nping 1\nquit\n",
-        )
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    );
     let learned = text.lines().position(|l| l == "learned").expect("learned");
     let pong = text.lines().position(|l| l == "pong 1").expect("pong");
     assert!(learned < pong, "{text}");

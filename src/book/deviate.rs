@@ -106,36 +106,17 @@ pub fn deviate<V: Valuer>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::{BookLookup, Valuation};
-
-    struct Fake;
-
-    impl Valuer for Fake {
-        fn best_of(
-            &mut self,
-            board: &Board,
-            allowed: u64,
-            _exact: bool,
-            _book: &dyn BookLookup,
-        ) -> Option<Valuation> {
-            Some(Valuation {
-                sq: Square::first_of(allowed)?,
-                value: (board.hash() % 7) as i32 - 3,
-                depth: 8,
-                exact: false,
-            })
-        }
-    }
+    use crate::book::test_valuers::Hashed;
 
     #[test]
     fn deviation_stays_inside_its_window_and_grows_the_book() {
         let mut book = BookBuilder::new(50);
         let f5 = crate::board::Move::Play("f5".parse().unwrap());
         book.add_game(&[f5]).unwrap();
-        book.sweep(Some(&|| Fake), 1, &|_, _| {});
+        book.sweep(Some(&|| Hashed::new(7, false)), 1, &|_, _| {});
         let root = Board::START.canonical().0;
         let before = book.len();
-        let r = deviate(&mut book, root, 2, 3, 300, &mut Fake);
+        let r = deviate(&mut book, root, 2, 3, 300, &mut Hashed::new(7, false));
         assert!(r.rounds >= 2, "{r:?}");
         assert!(book.len() > before + 20, "{} -> {}", before, book.len());
         for (_, value, (lo, hi)) in &r.expanded {
@@ -144,8 +125,8 @@ mod tests {
         // A zero window and zero error still follow the best line only.
         let mut narrow = BookBuilder::new(50);
         narrow.add_game(&[f5]).unwrap();
-        narrow.sweep(Some(&|| Fake), 1, &|_, _| {});
-        let r = deviate(&mut narrow, root, 0, 64, 40, &mut Fake);
+        narrow.sweep(Some(&|| Hashed::new(7, false)), 1, &|_, _| {});
+        let r = deviate(&mut narrow, root, 0, 64, 40, &mut Hashed::new(7, false));
         for (leaf, _, _) in &r.expanded {
             assert!(narrow.node(leaf).unwrap().is_played());
         }

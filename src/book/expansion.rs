@@ -232,49 +232,10 @@ pub fn cover<V: Valuer>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::{BookLookup, Consistency, Valuation};
-    use crate::eval::heuristic::Heuristic;
+    use crate::book::test_valuers::{solve, Hashed, Solver};
+    use crate::book::Consistency;
     use crate::rng::Rng;
     use crate::search::tt::TranspositionTable;
-    use std::sync::atomic::AtomicBool;
-
-    /// Solves exactly (so every value has a known right answer) but reports a midgame depth,
-    /// so positions stay unsolved and expandable.
-    struct Solver(TranspositionTable);
-
-    impl Valuer for Solver {
-        fn best_of(
-            &mut self,
-            board: &Board,
-            allowed: u64,
-            _exact: bool,
-            _book: &dyn BookLookup,
-        ) -> Option<Valuation> {
-            let mut best: Option<(Square, i32)> = None;
-            for sq in Squares(allowed & board.legal_moves()) {
-                let child = board.play_flips(sq, board.flips(sq));
-                let v = -solve(&child, &self.0);
-                if best.is_none_or(|b| v > b.1) {
-                    best = Some((sq, v));
-                }
-            }
-            let (sq, value) = best?;
-            Some(Valuation {
-                sq,
-                value,
-                depth: board.empty_count() as u8 - 1,
-                exact: false,
-            })
-        }
-    }
-
-    fn solve(b: &Board, tt: &TranspositionTable) -> i32 {
-        if b.is_game_over() {
-            return b.final_score();
-        }
-        let stop = AtomicBool::new(false);
-        crate::search::solve_root(b, -64, 64, tt, &Heuristic, &stop).score
-    }
 
     fn near_end_root(seed: u64, empties: u32) -> Board {
         let mut rng = Rng::new(seed);
@@ -309,7 +270,7 @@ mod tests {
         let root = near_end_root(4, 14);
         let (mut book, doe) = small_book(root);
         let mut prio = Priorities::new();
-        let mut v = Solver(TranspositionTable::new(8));
+        let mut v = Solver::new(false);
         let mut expansions = 0;
         while expansions < 40 && expand_once(&mut book, &mut prio, &doe, &mut v).is_some() {
             expansions += 1;
@@ -322,26 +283,6 @@ mod tests {
         }
     }
 
-    /// A deterministic fake search, so values differ and priorities are not all equal.
-    struct Fake;
-
-    impl Valuer for Fake {
-        fn best_of(
-            &mut self,
-            board: &Board,
-            allowed: u64,
-            _exact: bool,
-            _book: &dyn BookLookup,
-        ) -> Option<Valuation> {
-            Some(Valuation {
-                sq: Square::first_of(allowed)?,
-                value: (board.hash() % 13) as i32 - 6,
-                depth: 8,
-                exact: false,
-            })
-        }
-    }
-
     #[test]
     fn priorities_follow_the_formula_and_refresh_is_idempotent() {
         let mut book = BookBuilder::new(40);
@@ -349,7 +290,8 @@ mod tests {
         let mut prio = Priorities::new();
         let mut depths = Vec::new();
         for _ in 0..150 {
-            let e = expand_once(&mut book, &mut prio, &doe, &mut Fake).expect("room to grow");
+            let e = expand_once(&mut book, &mut prio, &doe, &mut Hashed::new(13, false))
+                .expect("room to grow");
             depths.push(e.depth);
         }
         assert!(depths.iter().max() > Some(&3), "{depths:?}");
@@ -395,7 +337,14 @@ mod tests {
             vec![sq("f5"), sq("d6"), sq("c3"), sq("d3"), sq("c4")],
             vec![sq("f5"), sq("f6"), sq("e6"), sq("f4")],
         ];
-        let made = cover(&mut book, &lines, 6, false, &doe, &mut Fake);
+        let made = cover(
+            &mut book,
+            &lines,
+            6,
+            false,
+            &doe,
+            &mut Hashed::new(13, false),
+        );
         assert!(made > 0);
         let on_lines = |book: &BookBuilder| {
             let mut keys = Vec::new();
@@ -414,7 +363,14 @@ mod tests {
         let counts = on_lines(&book);
         assert!(counts.iter().all(|&c| c >= 6), "{counts:?}");
         // Additive: six more below every position of the lines.
-        cover(&mut book, &lines, 6, true, &doe, &mut Fake);
+        cover(
+            &mut book,
+            &lines,
+            6,
+            true,
+            &doe,
+            &mut Hashed::new(13, false),
+        );
         let after = on_lines(&book);
         for (a, b) in counts.iter().zip(&after) {
             assert!(*b >= a + 6, "{counts:?} -> {after:?}");

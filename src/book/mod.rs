@@ -22,4 +22,6 @@ pub use probe::{BookProbe, BookReply};
 pub use record::{Deviation, NodeKind, Record};
 
 #[cfg(test)]
+mod test_valuers;
+#[cfg(test)]
 mod tests;

@@ -3,74 +3,13 @@
 
 use super::builder::{normalize, Successor};
 use super::file::{encode_book, HEADER_SIZE};
+use super::test_valuers::{solve, Hashed, Solver};
 use super::*;
 use crate::board::{Board, Move, Square, Squares, Symmetry};
 use crate::eval::heuristic::Heuristic;
 use crate::rng::Rng;
 use crate::search::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
-
-/// A deterministic stand-in for searches: the lowest allowed square, a value from the board.
-struct FakeValuer;
-
-impl Valuer for FakeValuer {
-    fn best_of(
-        &mut self,
-        board: &Board,
-        allowed: u64,
-        _exact: bool,
-        _book: &dyn BookLookup,
-    ) -> Option<Valuation> {
-        let sq = Square::first_of(allowed)?;
-        Some(Valuation {
-            sq,
-            value: (board.hash() % 21) as i32 - 10,
-            depth: 6,
-            exact: false,
-        })
-    }
-}
-
-/// The exact solver as a valuer.
-struct SolverValuer(TranspositionTable);
-
-impl Valuer for SolverValuer {
-    fn best_of(
-        &mut self,
-        board: &Board,
-        allowed: u64,
-        _exact: bool,
-        _book: &dyn BookLookup,
-    ) -> Option<Valuation> {
-        // The best allowed move by solving each child.
-        let stop = AtomicBool::new(false);
-        let mut best: Option<(Square, i32)> = None;
-        for sq in Squares(allowed & board.legal_moves()) {
-            let child = board.play_flips(sq, board.flips(sq));
-            let v = match normalize(&child) {
-                None => -child.final_score(),
-                Some((b, passed)) => {
-                    let r = crate::search::solve_root(&b, -64, 64, &self.0, &Heuristic, &stop);
-                    if passed {
-                        r.score
-                    } else {
-                        -r.score
-                    }
-                }
-            };
-            if best.is_none_or(|b| v > b.1) {
-                best = Some((sq, v));
-            }
-        }
-        let (sq, value) = best?;
-        Some(Valuation {
-            sq,
-            value,
-            depth: board.empty_count() as u8,
-            exact: true,
-        })
-    }
-}
 
 fn random_games(n: usize, seed: u64, plies: usize) -> Vec<Vec<Move>> {
     let mut rng = Rng::new(seed);
@@ -94,13 +33,12 @@ fn sample_book() -> BookBuilder {
     for g in random_games(40, 11, 14) {
         b.add_game(&g).unwrap();
     }
-    b.sweep(Some(&|| FakeValuer), 2, &|_, _| {});
+    b.sweep(Some(&|| Hashed::new(21, false)), 2, &|_, _| {});
     b
 }
 
 fn exact(board: &Board) -> i32 {
-    let tt = TranspositionTable::new(4);
-    crate::search::solve_root(board, -64, 64, &tt, &Heuristic, &AtomicBool::new(false)).score
+    solve(board, &TranspositionTable::new(4))
 }
 
 #[test]
@@ -237,7 +175,7 @@ fn a_reader_keeps_its_book_while_a_writer_republishes() {
             let mut b = a.clone();
             for (i, g) in random_games(30, 1234, 16).iter().enumerate() {
                 b.add_game(g).unwrap();
-                b.sweep(Some(&|| FakeValuer), 1, &|_, _| {});
+                b.sweep(Some(&|| Hashed::new(21, false)), 1, &|_, _| {});
                 b.info.description = format!("version {i}");
                 b.publish(&path).unwrap();
             }
@@ -287,7 +225,7 @@ fn values_near_the_end_equal_the_exact_solver() {
         }
         b.add_line(start, &line).unwrap();
     }
-    let solver = || SolverValuer(TranspositionTable::new(8));
+    let solver = || Solver::new(true);
     b.sweep(Some(&solver), 2, &|_, _| {});
     assert_eq!(b.level(), Consistency::Negamaxed);
     let mut checked = 0;
@@ -315,7 +253,7 @@ fn adding_games_tracks_played_positions_and_stale_deviations() {
     let c3 = Move::Play(Square::from_coords(2, 2).unwrap());
     assert_eq!(b.add_game(&[f5, d6]).unwrap(), 3);
     assert_eq!(b.level(), Consistency::Consistent);
-    b.sweep(Some(&|| FakeValuer), 1, &|_, _| {});
+    b.sweep(Some(&|| Hashed::new(21, false)), 1, &|_, _| {});
     assert_eq!(b.level(), Consistency::Negamaxed);
     let after_f5 = Board::START.apply(f5).unwrap();
     assert_eq!(b.node_of(&after_f5).unwrap().games, 1);
@@ -338,26 +276,6 @@ fn adding_games_tracks_played_positions_and_stale_deviations() {
     assert!(b.add_game(&[f5, f5]).is_err());
 }
 
-/// Claims every value is exact (so the search must take book values as they are).
-struct ExactFake;
-
-impl Valuer for ExactFake {
-    fn best_of(
-        &mut self,
-        board: &Board,
-        allowed: u64,
-        _exact: bool,
-        _book: &dyn BookLookup,
-    ) -> Option<Valuation> {
-        Some(Valuation {
-            sq: Square::first_of(allowed)?,
-            value: (board.hash() % 31) as i32 - 15,
-            depth: board.empty_count() as u8,
-            exact: true,
-        })
-    }
-}
-
 #[test]
 fn the_search_takes_book_values_within_three_plies_of_the_root() {
     let root = Board::START;
@@ -365,7 +283,7 @@ fn the_search_takes_book_values_within_three_plies_of_the_root() {
     for sq in Squares(root.legal_moves()) {
         b.add_game(&[Move::Play(sq)]).unwrap();
     }
-    b.sweep(Some(&|| ExactFake), 1, &|_, _| {});
+    b.sweep(Some(&|| Hashed::new(31, true)), 1, &|_, _| {});
     let expected = Squares(root.legal_moves())
         .map(|sq| -(b.node_of(&root.play(sq).unwrap()).unwrap().value as i32))
         .max()
@@ -388,7 +306,7 @@ fn root_choice_respects_randomness_weights_and_solved_losses() {
     for g in random_games(60, 21, 3) {
         b.add_game(&g).unwrap();
     }
-    b.sweep(Some(&|| ExactFake), 1, &|_, _| {});
+    b.sweep(Some(&|| Hashed::new(31, true)), 1, &|_, _| {});
     let after_f5 = Board::START
         .apply(Move::Play(Square::from_coords(5, 4).unwrap()))
         .unwrap();

@@ -68,9 +68,26 @@ impl<'a, E: Evaluator> Context<'a, E> {
         self
     }
 
+    /// The book at a node of `n` empties searched `depth` plies: `Ok(value)` when the book
+    /// answers for the search, else `Err(book move or 64)` to order the node with.
+    #[inline(always)]
+    pub fn book_cut(&mut self, player: u64, opponent: u64, depth: u32, n: u32) -> Result<i32, u8> {
+        if n < self.book_min_empties {
+            return Err(64);
+        }
+        match self.book_probe(player, opponent) {
+            Some(hit) if hit.covers(depth, n) => {
+                self.nodes += 1;
+                Ok(hit.value)
+            }
+            Some(hit) => Err(hit.best.map_or(64, |s| s.index() as u8)),
+            None => Err(64),
+        }
+    }
+
     /// The book's value for a node (only called for nodes with enough empties).
     #[inline(never)]
-    pub fn book_probe(&self, player: u64, opponent: u64) -> Option<BookHit> {
+    fn book_probe(&self, player: u64, opponent: u64) -> Option<BookHit> {
         self.book?.lookup(&Board::new(player, opponent))
     }
 

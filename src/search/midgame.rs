@@ -61,16 +61,10 @@ impl<E: Evaluator> Context<'_, E> {
         let n = (!(player | opponent)).count_ones();
         // Reaching the end of the game: an exact search, ordered fastest-first like the
         // endgame solver's, whose null-window searches take the other moves.
-        let mut book_move = 64u8;
-        if n >= self.book_min_empties {
-            if let Some(hit) = self.book_probe(player, opponent) {
-                if hit.covers(depth, n) {
-                    self.nodes += 1;
-                    return hit.value;
-                }
-                book_move = hit.best.map_or(64, |s| s.index() as u8);
-            }
-        }
+        let book_move = match self.book_cut(player, opponent, depth, n) {
+            Ok(v) => return v,
+            Err(m) => m,
+        };
         let exact = depth >= n;
         let depth = depth.min(n);
         if depth == 0 && !exact {
@@ -153,16 +147,10 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
-        let mut book_move = 64u8;
-        if n >= self.book_min_empties {
-            if let Some(hit) = self.book_probe(player, opponent) {
-                if hit.covers(depth, n) {
-                    self.nodes += 1;
-                    return hit.value;
-                }
-                book_move = hit.best.map_or(64, |s| s.index() as u8);
-            }
-        }
+        let book_move = match self.book_cut(player, opponent, depth, n) {
+            Ok(v) => return v,
+            Err(m) => m,
+        };
         if depth >= n {
             return self.nws_end(player, opponent, alpha, n);
         }
