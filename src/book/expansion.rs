@@ -128,6 +128,25 @@ pub struct Expansion {
     pub stats: SweepStats,
 }
 
+/// The path from the root to the most urgent leaf (the leaf last), or `None` when nothing
+/// is left to expand.
+fn descend(book: &BookBuilder, prio: &Priorities, doe: &DropOut) -> Option<Vec<Board>> {
+    let mut path = vec![doe.root];
+    loop {
+        let key = *path.last().expect("non-empty");
+        match book.node(&key) {
+            Some(n) if n.is_played() => {}
+            Some(n) if n.kind == NodeKind::Solved && key != doe.root => return None,
+            _ => return Some(path),
+        }
+        let (p, next) = priority(book, &key, prio, doe);
+        match next {
+            Some(c) if p < EXHAUSTED => path.push(c),
+            _ => return None,
+        }
+    }
+}
+
 /// One expansion: descend from the root to the most urgent leaf, make it played (its best
 /// reply is searched and stored as a new leaf), re-search the deviations the expansion made
 /// stale on the way back, and update values and priorities along the path. `None` when
@@ -139,20 +158,7 @@ pub fn expand_once<V: Valuer>(
     valuer: &mut V,
 ) -> Option<Expansion> {
     let mut stats = SweepStats::default();
-    let mut path = vec![doe.root];
-    loop {
-        let key = *path.last().expect("non-empty");
-        match book.node(&key) {
-            Some(n) if n.is_played() => {}
-            Some(n) if n.kind == NodeKind::Solved && key != doe.root => return None,
-            _ => break,
-        }
-        let (p, next) = priority(book, &key, prio, doe);
-        match next {
-            Some(c) if p < EXHAUSTED => path.push(c),
-            _ => return None,
-        }
-    }
+    let path = descend(book, prio, doe)?;
     let leaf = *path.last().expect("non-empty");
     book.make_played(&leaf);
     for key in path.iter().rev() {
@@ -165,6 +171,46 @@ pub fn expand_once<V: Valuer>(
         depth: path.len() - 1,
         stats,
     })
+}
+
+/// Up to `batch` expansions at once, for several threads: the most urgent leaves are chosen
+/// one after the other (each chosen leaf is set aside, so the next descent looks elsewhere),
+/// made played together, and every search this needs runs on `threads` threads; then values
+/// and priorities are recomputed over the whole book. Returns the leaves expanded (0 when
+/// nothing is left).
+pub fn expand_batch<V: Valuer>(
+    book: &mut BookBuilder,
+    prio: &mut Priorities,
+    doe: &DropOut,
+    make_valuer: &(dyn Fn() -> V + Sync),
+    threads: usize,
+    batch: usize,
+) -> usize {
+    let mut chosen: Vec<Board> = Vec::new();
+    for _ in 0..batch.max(1) {
+        let Some(path) = descend(book, prio, doe) else {
+            break;
+        };
+        let leaf = *path.last().expect("non-empty");
+        if chosen.contains(&leaf) {
+            break;
+        }
+        chosen.push(leaf);
+        // Set the leaf aside and let its ancestors' priorities show it.
+        prio.insert(leaf, EXHAUSTED);
+        for key in path.iter().rev().skip(1) {
+            let (p, _) = priority(book, key, prio, doe);
+            prio.insert(*key, p);
+        }
+    }
+    for leaf in &chosen {
+        book.make_played(leaf);
+    }
+    if !chosen.is_empty() {
+        book.sweep(Some(make_valuer), threads, &|_, _| {});
+    }
+    *prio = refresh(book, doe);
+    chosen.len()
 }
 
 /// Played positions in the DAG below `key` (itself included): the expansions made under it,
@@ -375,5 +421,23 @@ mod tests {
         for (a, b) in counts.iter().zip(&after) {
             assert!(*b >= a + 6, "{counts:?} -> {after:?}");
         }
+    }
+
+    #[test]
+    fn batched_expansion_values_are_exact_too() {
+        let root = near_end_root(8, 14);
+        let (mut book, doe) = small_book(root);
+        let mut prio = Priorities::new();
+        let mut made = 0;
+        for _ in 0..6 {
+            made += expand_batch(&mut book, &mut prio, &doe, &|| Solver::new(false), 2, 5);
+        }
+        assert!(made >= 10, "{made}");
+        assert_eq!(book.level(), Consistency::Negamaxed);
+        let tt = TranspositionTable::new(8);
+        for (key, node) in book.sorted_nodes() {
+            assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
+        }
+        assert_eq!(prio, refresh(&mut book, &doe));
     }
 }

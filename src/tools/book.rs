@@ -450,13 +450,15 @@ pub fn expand_book<E: Evaluator + 'static>(
     threads: usize,
     save_every: std::time::Duration,
 ) -> Result<ExpandReport, String> {
-    use crate::book::expansion::{expand_once, refresh};
+    use crate::book::expansion::{expand_batch, expand_once, refresh};
+    use crate::search::valuer::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
-    let mut valuer = crate::search::valuer::SearchValuer::new(
-        Searcher::new(eval, 64, threads),
-        depth,
-        Selectivity::NONE,
-    );
+    // One thread: expansions one by one. Several: batches of leaves valued side by side, each
+    // search on one thread (shallow searches gain little from splitting).
+    // Small tables: a batch builds its valuers afresh for every empties level it values.
+    let make = || SearchValuer::new(Searcher::new(eval.clone(), 4, 1), depth, Selectivity::NONE);
+    let mut valuer = make();
+    let batch = 16 * threads;
     let mut report = ExpandReport {
         positions_before: book.len(),
         ..Default::default()
@@ -480,13 +482,21 @@ pub fn expand_book<E: Evaluator + 'static>(
         if done {
             break;
         }
-        if expand_once(book, &mut prio, doe, &mut valuer).is_none() {
-            break;
-        }
-        report.expansions += 1;
-        if report.expansions.is_multiple_of(500) {
-            // Transpositions change values off the expanded path: Fuego's periodic Refresh.
-            prio = refresh(book, doe);
+        if threads > 1 {
+            // Each batch ends with a full refresh.
+            match expand_batch(book, &mut prio, doe, &make, threads, batch) {
+                0 => break,
+                n => report.expansions += n as u64,
+            }
+        } else {
+            if expand_once(book, &mut prio, doe, &mut valuer).is_none() {
+                break;
+            }
+            report.expansions += 1;
+            if report.expansions.is_multiple_of(500) {
+                // Transpositions change values off the expanded path: Fuego's periodic Refresh.
+                prio = refresh(book, doe);
+            }
         }
         let secs = start.elapsed().as_secs_f64();
         bar.set_position(match budget {
