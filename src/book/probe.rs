@@ -50,15 +50,20 @@ impl BookProbe {
             n += 1;
         }
         if let Deviation::Move { sq, value, .. } = r.deviation {
-            replies[n] = Some(BookReply {
+            // The book moves are stored best first: the deviation goes behind every book move
+            // at least as good.
+            let value = value as i32;
+            let at = replies[..n]
+                .iter()
+                .position(|c| c.is_some_and(|c| c.value < value))
+                .unwrap_or(n);
+            replies.copy_within(at..n, at + 1);
+            replies[at] = Some(BookReply {
                 sq: map(sq),
-                value: value as i32,
+                value,
                 deviation: true,
             });
-            n += 1;
         }
-        // Stable: book moves stay ahead of an equally valued deviation.
-        replies[..n].sort_by_key(|c| -c.map_or(-100, |c| c.value));
         BookProbe {
             kind: r.kind,
             value: r.value as i32,
