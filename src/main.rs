@@ -846,6 +846,18 @@ fn search_valuer(
     ))
 }
 
+/// Publishes a book and says what it holds.
+fn publish(book: &mut wedge::book::BookBuilder, path: &std::path::Path) -> Result<(), String> {
+    book.publish(path).map_err(|e| e.to_string())?;
+    eprintln!(
+        "{}: {} positions, level {}",
+        path.display(),
+        book.len(),
+        book.level().name()
+    );
+    Ok(())
+}
+
 /// The book file: `--book`, else the shipped one.
 fn book_path(common: &Common) -> Option<PathBuf> {
     if common.no_book {
@@ -952,27 +964,13 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             if !no_value && !forest {
                 value(&mut book, &valuing)?;
             }
-            book.publish(&path).map_err(|e| e.to_string())?;
-            eprintln!(
-                "{}: {} positions, level {}",
-                path.display(),
-                book.len(),
-                book.level().name()
-            );
-            Ok(())
+            publish(&mut book, &path)
         }
         BookCommand::Negamax { valuing } => {
             let path = target()?;
             let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
             value(&mut book, &valuing)?;
-            book.publish(&path).map_err(|e| e.to_string())?;
-            eprintln!(
-                "{}: {} positions, level {}",
-                path.display(),
-                book.len(),
-                book.level().name()
-            );
-            Ok(())
+            publish(&mut book, &path)
         }
         BookCommand::Expand {
             budget,

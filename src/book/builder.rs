@@ -257,18 +257,23 @@ impl BookBuilder {
     pub fn value_node<V: Valuer>(&mut self, key: &Board, valuer: &mut V, stats: &mut SweepStats) {
         if let Some(n) = self.nodes.get(key).copied() {
             if self.needs_search(key, &n) {
-                let (_, in_book) = self.book_moves(key);
-                let allowed = key.legal_moves() & !in_book;
-                let exact = key.empty_count() <= self.info.solve_empties as u32;
-                let r = if allowed == 0 {
-                    None
-                } else {
-                    valuer.best_of(key, allowed, exact, self)
-                };
+                let r = self.search_deviation(key, valuer);
                 self.apply_valuation(key, r, stats);
             }
         }
         self.negamax_node(key);
+    }
+
+    /// The best move of `key` outside the book, searched (solved at or below the solve
+    /// threshold); `None` when every legal move is a book move.
+    fn search_deviation<V: Valuer>(&self, key: &Board, valuer: &mut V) -> Option<Valuation> {
+        let (_, in_book) = self.book_moves(key);
+        let allowed = key.legal_moves() & !in_book;
+        if allowed == 0 {
+            return None;
+        }
+        let exact = key.empty_count() <= self.info.solve_empties as u32;
+        valuer.best_of(key, allowed, exact, self)
     }
 
     /// Recomputes every played node's value from the leaves (fewest empties first).
@@ -478,14 +483,7 @@ impl BookBuilder {
                             break;
                         }
                         let key = &todo[i];
-                        let (_, in_book) = self.book_moves(key);
-                        let allowed = key.legal_moves() & !in_book;
-                        let exact = key.empty_count() <= self.info.solve_empties as u32;
-                        let r = if allowed == 0 {
-                            None
-                        } else {
-                            valuer.best_of(key, allowed, exact, self)
-                        };
+                        let r = self.search_deviation(key, &mut valuer);
                         results.lock().expect("no panics while valuing")[i] = r;
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                     }
