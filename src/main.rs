@@ -736,12 +736,8 @@ enum BookCommand {
         /// Expansions (`5000`) or time (`90s`, `30m`, `2h`).
         #[arg(long)]
         budget: wedge::tools::book::Budget,
-        /// Cost in plies of each disc a line is worse than the best.
-        #[arg(long, default_value_t = 0.5)]
-        alpha: f64,
-        /// Children considered below each node (the best by value).
-        #[arg(long, default_value_t = 8)]
-        width: usize,
+        #[command(flatten)]
+        dropout: DropOutArgs,
         /// Depth of the searches that value new positions.
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
@@ -751,10 +747,8 @@ enum BookCommand {
     },
     /// Recompute every value from the leaves and every expansion priority (Fuego's Refresh).
     Refresh {
-        #[arg(long, default_value_t = 0.5)]
-        alpha: f64,
-        #[arg(long, default_value_t = 8)]
-        width: usize,
+        #[command(flatten)]
+        dropout: DropOutArgs,
     },
     /// Fuego's Cover: expand below every position of the given lines (transcripts, one per
     /// line) until each has K expansions (K more with --additive).
@@ -764,10 +758,8 @@ enum BookCommand {
         expansions: usize,
         #[arg(long)]
         additive: bool,
-        #[arg(long, default_value_t = 0.5)]
-        alpha: f64,
-        #[arg(long, default_value_t = 8)]
-        width: usize,
+        #[command(flatten)]
+        dropout: DropOutArgs,
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
     },
@@ -816,6 +808,23 @@ enum BookCommand {
         #[arg(long, default_value_t = 200_000)]
         probes: usize,
     },
+}
+
+/// Drop-out expansion parameters.
+#[derive(Args, Clone, Copy)]
+struct DropOutArgs {
+    /// Cost in plies of each disc a line is worse than the best.
+    #[arg(long, default_value_t = 0.5)]
+    alpha: f64,
+    /// Children considered below each node (the best by value).
+    #[arg(long, default_value_t = 8)]
+    width: usize,
+}
+
+impl DropOutArgs {
+    fn params(&self) -> wedge::book::expansion::DropOut {
+        wedge::book::expansion::DropOut::new(self.alpha, self.width)
+    }
 }
 
 /// How book positions are valued.
@@ -974,15 +983,14 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
         }
         BookCommand::Expand {
             budget,
-            alpha,
-            width,
+            dropout,
             depth,
             save_every,
         } => {
             let path = target()?;
             let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
             let eval = Arc::new(load_evaluation(common)?);
-            let doe = wedge::book::expansion::DropOut::new(alpha, width);
+            let doe = dropout.params();
             let r = tool::expand_book(
                 &mut book,
                 &path,
@@ -1008,8 +1016,7 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             lines,
             expansions,
             additive,
-            alpha,
-            width,
+            dropout,
             depth,
         } => {
             let path = target()?;
@@ -1017,7 +1024,7 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             let mut set = tool::GameSet::default();
             tool::read_games(&lines, &mut set)?;
             let mut valuer = search_valuer(common, depth)?;
-            let doe = wedge::book::expansion::DropOut::new(alpha, width);
+            let doe = dropout.params();
             let made = wedge::book::expansion::cover(
                 &mut book,
                 &set.games,
@@ -1057,10 +1064,10 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             );
             Ok(())
         }
-        BookCommand::Refresh { alpha, width } => {
+        BookCommand::Refresh { dropout } => {
             let path = target()?;
             let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
-            let doe = wedge::book::expansion::DropOut::new(alpha, width);
+            let doe = dropout.params();
             let prio = wedge::book::expansion::refresh(&mut book, &doe);
             book.publish(&path).map_err(|e| e.to_string())?;
             println!(
