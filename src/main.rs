@@ -228,6 +228,11 @@ struct OpeningsArgs {
     /// Output file (default: stdout).
     #[arg(long, short)]
     out: Option<PathBuf>,
+    /// Instead of random balanced openings: the most played openings of these game files
+    /// (WTHOR .wtb, GGF, or transcripts one per line), positions reached by transposition or
+    /// symmetry counted together; --max-abs-eval, --depth and --seed do not apply.
+    #[arg(long = "from-games", num_args = 1..)]
+    from_games: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -652,6 +657,9 @@ fn run_match(common: &Common, args: &MatchArgs) -> Result<(), String> {
 
 fn run_openings(common: &Common, args: &OpeningsArgs) -> Result<(), String> {
     use wedge::tools::match_runner::openings;
+    if !args.from_games.is_empty() {
+        return run_openings_from_games(args);
+    }
     let searcher = build_searcher(common)?;
     let spec = openings::OpeningSpec {
         plies: args.plies,
@@ -680,7 +688,45 @@ fn run_openings(common: &Common, args: &OpeningsArgs) -> Result<(), String> {
         args.depth,
         args.max_abs_eval
     );
-    let text = openings::format_openings(&found, &header);
+    let text = openings::format_openings(found.iter().map(|o| &o.game), &header);
+    write_openings(args, &text)
+}
+
+/// `wedge openings --from-games`: the most played openings of game records.
+fn run_openings_from_games(args: &OpeningsArgs) -> Result<(), String> {
+    use wedge::tools::book as tool;
+    use wedge::tools::match_runner::openings;
+    let mut set = tool::GameSet::default();
+    for path in &args.from_games {
+        tool::read_games(path, &mut set)?;
+    }
+    let ranked = openings::most_played(&set.games, args.plies as usize, args.count);
+    if ranked.is_empty() {
+        return Err(format!(
+            "no game of the {} read is {} plies long",
+            set.games.len(),
+            args.plies
+        ));
+    }
+    let least = ranked.last().map_or(0, |r| r.1);
+    let header = format!(
+        "Most played openings made by: wedge openings --from-games <{} files> --plies {} --count {}\n\
+         {} games read; the {} positions after {} plies reached by the most games (transpositions\n\
+         and symmetric images counted together), from {} games down to {}. One transcript per line.",
+        args.from_games.len(),
+        args.plies,
+        args.count,
+        set.games.len(),
+        ranked.len(),
+        args.plies,
+        ranked[0].1,
+        least
+    );
+    let text = openings::format_openings(ranked.iter().map(|r| &r.0), &header);
+    write_openings(args, &text)
+}
+
+fn write_openings(args: &OpeningsArgs, text: &str) -> Result<(), String> {
     match &args.out {
         Some(path) => wedge::paths::write_atomic(path, text.as_bytes())
             .map_err(|e| format!("writing {}: {e}", path.display())),

@@ -278,6 +278,7 @@ pub fn cover<V: Valuer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Move;
     use crate::book::test_valuers::{solve, Hashed, Solver};
     use crate::book::Consistency;
     use crate::rng::Rng;
@@ -373,9 +374,93 @@ mod tests {
         assert!(once[&doe.root].is_finite());
     }
 
+    /// Two move orders from the start (at most six plies) that reach one position (not merely symmetric images
+    /// of each other): their parents' keys differ, the position's key is one.
+    fn transposed_lines() -> (Vec<Move>, Vec<Move>) {
+        use std::collections::HashMap;
+        let mut seen: HashMap<Board, (Board, Vec<Move>)> = HashMap::new();
+        let mut frontier = vec![(Board::START, Vec::new())];
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for (b, line) in frontier {
+                for m in b.moves() {
+                    let c = b.apply(m).unwrap();
+                    let mut l: Vec<Move> = line.clone();
+                    l.push(m);
+                    let (key, parent) = (c.canonical().0, b.canonical().0);
+                    match seen.get(&key) {
+                        Some((p, other)) if *p != parent => return (other.clone(), l),
+                        Some(_) => {}
+                        None => {
+                            seen.insert(key, (parent, l.clone()));
+                        }
+                    }
+                    next.push((c, l));
+                }
+            }
+            frontier = next;
+        }
+        panic!("no transposition within six plies");
+    }
+
+    #[test]
+    fn transpositions_share_one_node() {
+        let (a, b) = transposed_lines();
+        let end = |line: &[Move]| {
+            line.iter()
+                .fold(Board::START, |x, &m| x.apply(m).unwrap())
+                .canonical()
+                .0
+        };
+        let shared = end(&a);
+        assert_eq!(shared, end(&b));
+        let parent = |line: &[Move]| end(&line[..line.len() - 1]);
+        let (pa, pb) = (parent(&a), parent(&b));
+        assert_ne!(pa, pb);
+        let mut book = BookBuilder::new(40);
+        book.add_line(Board::START, &a).unwrap();
+        let before = book.len();
+        book.add_line(Board::START, &b).unwrap();
+        // The second line adds only the positions it does not share with the first.
+        let mut keys: Vec<Board> = Vec::new();
+        for line in [&a, &b] {
+            for n in 0..=line.len() {
+                keys.push(end(&line[..n]));
+            }
+        }
+        keys.sort_by_key(|k| (k.player, k.opponent));
+        keys.dedup();
+        assert_eq!(book.len(), keys.len());
+        assert!(book.len() < before + b.len());
+        book.sweep(Some(&|| Hashed::new(13, false)), 1, &|_, _| {});
+        let doe = DropOut::new(0.5, 8);
+        let mut prio = refresh(&mut book, &doe);
+        for _ in 0..40 {
+            expand_once(&mut book, &mut prio, &doe, &mut Hashed::new(13, false)).unwrap();
+        }
+        // Both parents reach the one node and see the same value for it.
+        let value_from = |p: &Board| {
+            children(&book, p, 64)
+                .into_iter()
+                .find(|c| c.1 == shared)
+                .map(|c| c.2)
+        };
+        let (va, vb) = (value_from(&pa), value_from(&pb));
+        assert!(va.is_some(), "{va:?} {vb:?}");
+        assert_eq!(va, vb);
+        let stored = i32::from(book.node(&shared).unwrap().value);
+        assert_eq!(va.unwrap().abs(), stored.abs());
+        assert_eq!(
+            book.sorted_nodes()
+                .iter()
+                .filter(|(k, _)| *k == shared)
+                .count(),
+            1
+        );
+    }
+
     #[test]
     fn cover_reaches_the_required_expansion_counts() {
-        use crate::board::Move;
         let mut book = BookBuilder::new(44);
         let doe = DropOut::new(0.5, 4);
         let sq = |s: &str| Move::Play(s.parse().unwrap());

@@ -36,6 +36,10 @@ pub struct TrainArgs {
     /// Number of phases (game stages by number of empties; 61 = one per ply).
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u32).range(1..=61))]
     pub phases: u32,
+    /// Each phase also trains on the positions up to this many plies outside its own range
+    /// (0 = only its own positions).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub phase_window: u32,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 40)]
     pub epochs: u32,
@@ -326,8 +330,8 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    let train_rows = encode_all(&train, n_phases, threads);
-    let val_rows = encode_all(&val, n_phases, threads);
+    let train_rows = encode_all(&train, n_phases, args.phase_window, threads);
+    let val_rows = encode_all(&val, n_phases, 0, threads);
     let exact = train
         .iter()
         .filter(|s| s.kind == super::dataset::LabelKind::Exact)
@@ -355,11 +359,12 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let description = format!(
-        "Wedge pattern weights: {} phases; trained on {} positions ({} exact solves at <= {} \
+        "Wedge pattern weights: {} phases (window {} plies); trained on {} rows ({} exact solves at <= {} \
          empties, the rest WTHOR theoretical scores or game results) from WTHOR games before \
          2017; Adam lr {} l2 {} {} epochs x {} batches; validation MAE {:.3} (20-24 empties \
          {:.3})",
         n_phases,
+        args.phase_window,
         train_rows.len(),
         exact,
         args.solve_empties,

@@ -46,14 +46,47 @@ pub fn encode(s: &Sample, n_phases: usize) -> Row {
     }
 }
 
-/// Encodes samples on `threads` threads, keeping their order.
-pub fn encode_all(samples: &[Sample], n_phases: usize, threads: usize) -> Vec<Row> {
+/// The phases a position with `empties` empties trains when each phase also learns from the
+/// positions up to `window` plies outside its own range (sorted, without repeats; just its
+/// own phase for a window of 0). Sharing neighbours' positions multiplies the data each
+/// phase sees and smooths the tables across phases, as Logistello's and Edax's trainers do.
+pub fn training_phases(empties: u32, n_phases: usize, window: u32) -> Vec<usize> {
+    let lo = empties.saturating_sub(window);
+    let hi = (empties + window).min(60);
+    let mut phases: Vec<usize> = (lo..=hi).map(|e| phase(e, n_phases)).collect();
+    phases.sort_unstable();
+    phases.dedup();
+    phases
+}
+
+/// Encodes a sample once for every phase it trains (see [`training_phases`]).
+pub fn encode_windowed(s: &Sample, n_phases: usize, window: u32) -> Vec<Row> {
+    let own = encode(s, n_phases);
+    training_phases(u32::from(own.empties), n_phases, window)
+        .into_iter()
+        .map(|p| {
+            let mut row = own;
+            row.phase = p as u8;
+            row
+        })
+        .collect()
+}
+
+/// Encodes samples on `threads` threads, keeping their order; each sample gives one row per
+/// phase it trains (`window` plies; 0 = its own phase only).
+pub fn encode_all(samples: &[Sample], n_phases: usize, window: u32, threads: usize) -> Vec<Row> {
     let threads = threads.max(1);
     let chunk = samples.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
         let handles: Vec<_> = samples
             .chunks(chunk)
-            .map(|c| s.spawn(move || c.iter().map(|x| encode(x, n_phases)).collect::<Vec<_>>()))
+            .map(|c| {
+                s.spawn(move || {
+                    c.iter()
+                        .flat_map(|x| encode_windowed(x, n_phases, window))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         handles
             .into_iter()
@@ -377,4 +410,35 @@ pub fn fit(
     }
     progress.finish(u64::from(cfg.epochs));
     Ok((model, reports))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phase_window_reaches_exactly_the_neighbouring_plies() {
+        for n_phases in [1usize, 15, 30, 61] {
+            for e in 0..=60u32 {
+                assert_eq!(training_phases(e, n_phases, 0), vec![phase(e, n_phases)]);
+                for window in [1u32, 2, 4] {
+                    let got = training_phases(e, n_phases, window);
+                    let lo = e.saturating_sub(window);
+                    let hi = (e + window).min(60);
+                    let mut want: Vec<usize> = (lo..=hi).map(|x| phase(x, n_phases)).collect();
+                    want.dedup();
+                    assert_eq!(got, {
+                        want.sort_unstable();
+                        want.dedup();
+                        want
+                    });
+                    assert!(got.contains(&phase(e, n_phases)));
+                }
+            }
+        }
+        // One ply per phase: a window of 2 gives five phases in mid-game.
+        assert_eq!(training_phases(30, 61, 2), vec![28, 29, 30, 31, 32]);
+        // 15 phases of about four plies: ply 26 is in phase 6, ply 34 in phase 8.
+        assert_eq!(training_phases(30, 15, 4), vec![6, 7, 8]);
+    }
 }

@@ -128,6 +128,43 @@ pub fn generate<E: Evaluator>(
     Ok(out)
 }
 
+/// The `count` most played `plies`-move openings of `games` (move lists from the start),
+/// most played first, each with the number of games that reached its position; games that
+/// reach one position by transposition or by a symmetric image count together, and the
+/// opening shown is the first such move order met. Games shorter than `plies` (or illegal
+/// before it) are skipped; so are positions where the game is already over.
+pub fn most_played(games: &[Vec<Move>], plies: usize, count: usize) -> Vec<(Game, usize)> {
+    let mut by_position: std::collections::HashMap<(u64, u64), (usize, Game)> =
+        std::collections::HashMap::new();
+    let mut order = Vec::new();
+    for moves in games {
+        let Some(prefix) = moves.get(..plies) else {
+            continue;
+        };
+        let mut game = Game::default();
+        if prefix.iter().any(|&m| game.play_inferring_pass(m).is_err()) {
+            continue;
+        }
+        if game.is_over() {
+            continue;
+        }
+        let key = canonical(&game.position().board);
+        let entry = by_position.entry(key).or_insert_with(|| {
+            order.push(key);
+            (0, game)
+        });
+        entry.0 += 1;
+    }
+    let mut ranked: Vec<(Game, usize)> = order
+        .into_iter()
+        .filter_map(|k| by_position.remove(&k).map(|(n, g)| (g, n)))
+        .collect();
+    // Stable: ties keep the order in which the positions were first met.
+    ranked.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    ranked.truncate(count);
+    ranked
+}
+
 /// The smallest of the 8 symmetric images, so mirrored openings count once.
 fn canonical(board: &Board) -> (u64, u64) {
     crate::board::Symmetry::ALL
@@ -138,15 +175,15 @@ fn canonical(board: &Board) -> (u64, u64) {
 }
 
 /// The file text: a header comment, then one transcript per line.
-pub fn format_openings(openings: &[Opening], header: &str) -> String {
+pub fn format_openings<'a>(openings: impl IntoIterator<Item = &'a Game>, header: &str) -> String {
     let mut s = String::new();
     for line in header.lines() {
         s.push_str("# ");
         s.push_str(line);
         s.push('\n');
     }
-    for o in openings {
-        s.push_str(&format_transcript(o.game.moves()));
+    for game in openings {
+        s.push_str(&format_transcript(game.moves()));
         s.push('\n');
     }
     s
@@ -165,5 +202,31 @@ mod tests {
         assert!(err.starts_with("line 2"), "{err}");
         assert!(parse_openings("# nothing\n").is_err());
         assert!(parse_openings("zz\n").is_err());
+    }
+
+    #[test]
+    fn most_played_openings_merge_transpositions_and_symmetries() {
+        let line = |t: &str| parse_openings(t).unwrap()[0].moves().to_vec();
+        let games = vec![
+            line("f5d6c3d3c4f4"),
+            line("f5d6c3d3c4f4c5"),
+            // The same position by symmetry (the first move mirrored along the diagonal).
+            line("e6f4c3c4d3"),
+            line("f5f6e6f4"),
+            line("f5f6e6f4g5"),
+            line("f5d6c3d3c4f4f6"),
+            line("f5"), // too short
+        ];
+        let got = most_played(&games, 4, 5);
+        let shown: Vec<(String, usize)> = got
+            .iter()
+            .map(|(g, n)| (format_transcript(g.moves()), *n))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![("f5d6c3d3".to_string(), 4), ("f5f6e6f4".to_string(), 2)]
+        );
+        assert_eq!(most_played(&games, 4, 1).len(), 1);
+        assert!(most_played(&games, 61, 3).is_empty());
     }
 }

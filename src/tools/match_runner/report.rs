@@ -1,6 +1,6 @@
 //! The running line printed after each game and the final table.
 
-use super::stats::{format_elo, SprtDecision};
+use super::stats::{format_discs, format_elo, SprtDecision};
 use super::{ForfeitNote, MatchConfig, MatchSummary};
 
 /// `game 12/200  Wedge6 (W) vs Wedge4: +10   W 7 D 1 L 4  score 62.5%  Elo +88.7 [...]`.
@@ -38,25 +38,19 @@ pub fn final_table(s: &MatchSummary, cfg: &MatchConfig) -> String {
     let mut out = String::new();
     out.push_str("\nfinal result\n");
     out.push_str(&format!(
-        "{:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>10}  {}\n",
-        "engine", "games", "wins", "draws", "losses", "score", "avg discs", "Elo [95%]"
+        "{:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>15}  {}\n",
+        "engine", "games", "wins", "draws", "losses", "score", "discs [95%]", "Elo [95%]"
     ));
-    let flipped = super::stats::Tally {
-        wins: t.losses,
-        draws: t.draws,
-        losses: t.wins,
-        disc_sum: -t.disc_sum,
-    };
-    for (name, tally) in [(&s.names[0], *t), (&s.names[1], flipped)] {
+    for (name, tally) in [(&s.names[0], *t), (&s.names[1], t.flipped())] {
         out.push_str(&format!(
-            "{:<24} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>+10.2}  {}\n",
+            "{:<24} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>15}  {}\n",
             name,
             tally.games(),
             tally.wins,
             tally.draws,
             tally.losses,
             100.0 * tally.score().unwrap_or(0.5),
-            tally.average_discs().unwrap_or(0.0),
+            format_discs(&tally),
             format_elo(&tally)
         ));
     }

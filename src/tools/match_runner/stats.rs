@@ -18,13 +18,15 @@
 //!   The test stops with H1 when `LLR ≥ ln((1-β)/α)`, with H0 when `LLR ≤ ln(β/(1-α))`, and
 //!   goes on otherwise (Wald's bounds).
 
-/// Wins, draws and losses of the first engine, and the sum of its disc differences.
+/// Wins, draws and losses of the first engine, and the sum of its disc differences and of
+/// their squares (for the interval of the mean disc difference).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Tally {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
     pub disc_sum: i64,
+    pub disc_square_sum: i64,
 }
 
 /// The smallest per-game variance the SPRT uses (see the module comment).
@@ -56,6 +58,18 @@ impl Tally {
             std::cmp::Ordering::Less => self.losses += 1,
         }
         self.disc_sum += disc_diff as i64;
+        self.disc_square_sum += (disc_diff as i64).pow(2);
+    }
+
+    /// The same games seen from the second engine.
+    pub fn flipped(&self) -> Tally {
+        Tally {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+            disc_sum: -self.disc_sum,
+            disc_square_sum: self.disc_square_sum,
+        }
     }
 
     /// Mean score, `None` with no games.
@@ -67,6 +81,18 @@ impl Tally {
     pub fn average_discs(&self) -> Option<f64> {
         let n = self.games();
         (n > 0).then(|| self.disc_sum as f64 / n as f64)
+    }
+
+    /// Half-width of the 95% interval of the mean disc difference (normal approximation with
+    /// the sample variance); `None` with fewer than two games.
+    pub fn discs_half_width(&self) -> Option<f64> {
+        let n = self.games() as f64;
+        if n < 2.0 {
+            return None;
+        }
+        let mean = self.disc_sum as f64 / n;
+        let var = (self.disc_square_sum as f64 - n * mean * mean).max(0.0) / (n - 1.0);
+        Some(Z95 * (var / n).sqrt())
     }
 
     /// Per-game variance of the score (trinomial).
@@ -176,6 +202,15 @@ pub fn format_elo(t: &Tally) -> String {
     }
 }
 
+/// `+2.66 ± 3.10`: the mean disc difference and the half-width of its 95% interval.
+pub fn format_discs(t: &Tally) -> String {
+    match (t.average_discs(), t.discs_half_width()) {
+        (Some(m), Some(h)) => format!("{m:+.2} ± {h:.2}"),
+        (Some(m), None) => format!("{m:+.2}"),
+        _ => "-".into(),
+    }
+}
+
 fn inf(x: f64) -> String {
     if x == f64::INFINITY {
         "+inf".into()
@@ -190,12 +225,34 @@ fn inf(x: f64) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn disc_interval_is_the_normal_interval_of_the_mean() {
+        let mut t = Tally::default();
+        for d in [10, -4, 6, 0, 8] {
+            t.add(d);
+        }
+        // mean 4, sample variance (36 + 64 + 4 + 16 + 16) / 4 = 34
+        assert_eq!(t.average_discs(), Some(4.0));
+        let h = t.discs_half_width().unwrap();
+        assert!((h - Z95 * (34.0f64 / 5.0).sqrt()).abs() < 1e-12);
+        assert_eq!(format_discs(&t), format!("+4.00 ± {h:.2}"));
+        let f = t.flipped();
+        assert_eq!((f.wins, f.draws, f.losses), (t.losses, t.draws, t.wins));
+        assert_eq!(f.average_discs(), Some(-4.0));
+        assert_eq!(f.discs_half_width(), Some(h));
+        let mut one = Tally::default();
+        one.add(3);
+        assert_eq!(one.discs_half_width(), None);
+        assert_eq!(format_discs(&one), "+3.00");
+    }
+
     fn tally(w: u32, d: u32, l: u32) -> Tally {
         Tally {
             wins: w,
             draws: d,
             losses: l,
             disc_sum: 0,
+            disc_square_sum: 0,
         }
     }
 
