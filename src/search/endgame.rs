@@ -2,7 +2,9 @@
 //! order, no move generation) and a deep tier with the transposition table, fastest-first
 //! ordering and enhanced transposition cut-offs. All are null-window searches; the principal
 //! variation is searched by the midgame `pvs`, which runs exactly once the depth reaches the
-//! end. Scores are exact final disc differences for the side to move.
+//! end. Scores are exact final disc differences for the side to move, except in the selective
+//! passes of a solve (selectivity above 0), where the deep tier also cuts by Multi-ProbCut and
+//! its table entries carry that selectivity (never used as exact bounds).
 
 use super::context::Context;
 use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
@@ -22,6 +24,10 @@ pub const ETC_MIN: u32 = 14;
 
 /// At least this many empties: the moves after the first may be shared with idle threads.
 pub const SPLIT_MIN: u32 = 14;
+
+/// At least this many empties: a selective solve (selectivity above 0) tries Multi-ProbCut,
+/// predicting the exact score from a shallow search with the model's pair for depth = empties.
+pub const END_PROBCUT_MIN: u32 = 12;
 
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
 /// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties).
@@ -143,7 +149,7 @@ impl<E: Evaluator> Context<'_, E> {
         let hash = board.hash();
         let mut tt_move = 64u8;
         if let Some(d) = self.tt.probe(&board, hash) {
-            if d.is_usable(n as u8, NO_SELECTIVITY) {
+            if d.is_usable(n as u8, self.selectivity) {
                 if d.lower as i32 > alpha {
                     return d.lower as i32;
                 }
@@ -155,6 +161,12 @@ impl<E: Evaluator> Context<'_, E> {
         }
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
             return v;
+        }
+        if self.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
+            let state = self.eval.state(&board);
+            if let Some(v) = self.probcut(player, opponent, &state, alpha, n, n) {
+                return v;
+            }
         }
         let mut list = MoveList::new(player, opponent, moves);
         if n >= ETC_MIN {
@@ -202,7 +214,7 @@ impl<E: Evaluator> Context<'_, E> {
                 &board,
                 hash,
                 n as u8,
-                NO_SELECTIVITY,
+                self.selectivity,
                 alpha,
                 alpha + 1,
                 best,
@@ -226,7 +238,7 @@ impl<E: Evaluator> Context<'_, E> {
             let (np, no) = c.child(player, opponent);
             let child = Board::new(np, no);
             if let Some(d) = self.tt.probe(&child, child.hash()) {
-                if d.is_usable(n as u8 - 1, NO_SELECTIVITY) && -(d.upper as i32) > alpha {
+                if d.is_usable(n as u8 - 1, self.selectivity) && -(d.upper as i32) > alpha {
                     return Some(-(d.upper as i32));
                 }
             }

@@ -228,7 +228,7 @@ impl<E: Evaluator> Context<'_, E> {
 
     /// Multi-ProbCut: a shallow null-window search clearing the window by `t` standard
     /// deviations of the fitted error predicts the deep result; returns the cut value.
-    fn probcut(
+    pub(super) fn probcut(
         &mut self,
         player: u64,
         opponent: u64,
