@@ -305,7 +305,7 @@ impl<E: Evaluator> Context<'_, E> {
     ) {
         if depth >= SORT_SEARCH_MIN_DEPTH {
             let sort_depth = sort_depth_for(depth);
-            self.score_by_search(player, opponent, state, list, sort_depth);
+            self.score_by_search(player, opponent, state, list, sort_depth, (-64, 64));
         } else {
             list.score_mobility(player, opponent);
         }
@@ -320,6 +320,7 @@ impl<E: Evaluator> Context<'_, E> {
         state: &E::State,
         list: &mut MoveList,
         sort_depth: u32,
+        window: (i32, i32),
     ) {
         for c in list.as_mut_slice() {
             let (np, no) = c.child(player, opponent);
@@ -330,7 +331,7 @@ impl<E: Evaluator> Context<'_, E> {
             let replies = legal_moves(np, no);
             let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             let cs = self.eval.play(state, c.sq as usize, c.flips);
-            let value = -self.pvs(np, no, &cs, -64, 64, sort_depth);
+            let value = -self.pvs(np, no, &cs, -window.1, -window.0, sort_depth);
             c.score = value * 256 - mobility * 16;
         }
     }
