@@ -8,7 +8,7 @@
 
 use super::context::Context;
 use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
-use super::midgame::END_SORT_SEARCH_MIN;
+use super::midgame::{sort_window, END_SORT_SEARCH_MIN};
 use super::ordering::MoveList;
 use super::stability::stable_discs;
 use super::tt::NO_SELECTIVITY;
@@ -28,11 +28,6 @@ pub const SPLIT_MIN: u32 = 14;
 /// At least this many empties: a selective solve (selectivity above 0) tries Multi-ProbCut,
 /// predicting the exact score from a shallow search with the model's pair for depth = empties.
 pub const END_PROBCUT_MIN: u32 = 12;
-
-/// Half-width around the null window of the ordering searches in the deep tier: children
-/// are told apart only near alpha, where it matters. Measured on FFO #45-#49 (nodes, one
-/// thread): full window 1,274.6 M, 12 -> 1,220.2 M, 8 -> 1,206.9 M, 4 -> 1,204.8 M.
-const SORT_WINDOW: i32 = 4;
 
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
 /// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties).
@@ -184,11 +179,14 @@ impl<E: Evaluator> Context<'_, E> {
             // Measured on FFO #40-#47 with the trained weights: one ply more than (n - 18) / 3
             // saves about 12% of the nodes.
             let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
-            let window = (
-                (alpha - SORT_WINDOW).max(-64),
-                (alpha + 1 + SORT_WINDOW).min(64),
+            self.score_by_search(
+                player,
+                opponent,
+                &state,
+                &mut list,
+                sort_depth,
+                sort_window(alpha),
             );
-            self.score_by_search(player, opponent, &state, &mut list, sort_depth, window);
             list.boost(tt_move);
         } else {
             let odd = odd_quadrants(!(player | opponent));
