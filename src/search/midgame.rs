@@ -96,15 +96,8 @@ impl<E: Evaluator> Context<'_, E> {
         if exact {
             list.score_endgame(player, opponent, odd_quadrants(board.empties()), tt_move);
         } else {
-            self.order_mid(
-                player,
-                opponent,
-                state,
-                &mut list,
-                tt_move,
-                depth,
-                (-64, 64),
-            );
+            self.order_mid(player, opponent, state, &mut list, depth, (-64, 64));
+            list.boost(tt_move);
         }
         let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
         for i in 0..list.len() {
@@ -208,10 +201,10 @@ impl<E: Evaluator> Context<'_, E> {
             opponent,
             state,
             &mut list,
-            tt_move,
             depth,
             sort_window(alpha),
         );
+        list.boost(tt_move);
         let (mut best, mut best_sq) = (i32::MIN, 64u8);
         for i in 0..list.len() {
             let c = list.pick(i);
@@ -308,15 +301,14 @@ impl<E: Evaluator> Context<'_, E> {
         best
     }
 
-    /// Scores the moves of a midgame node: the table move first, then by shallow searches of
-    /// the children at larger depths, by mobility otherwise.
+    /// Scores the moves of a midgame node: by shallow searches of the children (inside
+    /// `window`) at larger depths, by mobility otherwise. The caller then boosts the table move.
     pub fn order_mid(
         &mut self,
         player: u64,
         opponent: u64,
         state: &E::State,
         list: &mut MoveList,
-        tt_move: u8,
         depth: u32,
         window: (i32, i32),
     ) {
@@ -326,7 +318,6 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             list.score_mobility(player, opponent);
         }
-        list.boost(tt_move);
     }
 
     /// Orders by the value of a `sort_depth` search of each child, mobility as tie-break.
