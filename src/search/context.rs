@@ -19,6 +19,9 @@ pub struct Context<'a, E: Evaluator> {
     /// Multi-ProbCut error model, and the level in use (0 = no pruning).
     pub probcut: &'a ProbCutModel,
     pub selectivity: u8,
+    /// Half-width around alpha of the ordering searches at midgame null-window nodes (see
+    /// [`super::midgame::SORT_WINDOW`]); 64 = full window.
+    pub ordering_window: i32,
     stop: &'a AtomicBool,
     /// Idle helper threads to share work with (none in a single-threaded search).
     pub pool: Option<&'a SplitPool>,
@@ -45,6 +48,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
             eval,
             probcut: NO_PROBCUT.get_or_init(ProbCutModel::empty),
             selectivity: 0,
+            ordering_window: super::midgame::SORT_WINDOW,
             stop,
             pool: None,
             deadline: None,

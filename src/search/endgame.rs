@@ -8,7 +8,7 @@
 
 use super::context::Context;
 use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
-use super::midgame::{sort_window, END_SORT_SEARCH_MIN};
+use super::midgame::{sort_window, END_SORT_SEARCH_MIN, SORT_WINDOW};
 use super::ordering::MoveList;
 use super::stability::stable_discs;
 use super::tt::NO_SELECTIVITY;
@@ -185,7 +185,7 @@ impl<E: Evaluator> Context<'_, E> {
                 &state,
                 &mut list,
                 sort_depth,
-                sort_window(alpha),
+                sort_window(alpha, SORT_WINDOW),
             );
             list.boost(tt_move);
         } else {

@@ -20,6 +20,8 @@ pub struct SplitPoint {
     pub alpha: i32,
     /// Multi-ProbCut level of the owner's search.
     pub selectivity: u8,
+    /// The owner's ordering window ([`Context::ordering_window`]).
+    pub ordering_window: i32,
     moves: Vec<Candidate>,
     next: AtomicUsize,
     /// Threads (other than the owner) still searching a move of this split point.
@@ -128,6 +130,7 @@ impl SplitPool {
                 .with_probcut(probcut)
                 .with_pool(self);
             ctx.selectivity = sp.selectivity;
+            ctx.ordering_window = sp.ordering_window;
             work_on(&mut ctx, &sp);
             self.helper_nodes.fetch_add(ctx.nodes, Relaxed);
             sp.workers.fetch_sub(1, AcqRel);
@@ -179,6 +182,7 @@ impl<E: Evaluator> Context<'_, E> {
             depth,
             alpha,
             selectivity: self.selectivity,
+            ordering_window: self.ordering_window,
             moves: rest,
             next: AtomicUsize::new(0),
             workers: AtomicUsize::new(0),
