@@ -46,7 +46,8 @@ const SOLVE_PRESEARCH_GAP: u32 = 14;
 /// 73+95 % 106.2 M, 73+95+99 % 112.6 M, all five 120.6 M; on #40-#49 none 1,653 M, 87 %
 /// 1,393 M, 95 % 1,385 M (the passes cost time in evaluations, so 95 % alone is kept).
 const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
-/// Solves with fewer empties go straight to the exact pass.
+/// Solves with fewer empties go straight to the exact pass (they take milliseconds; this
+/// threshold was not tuned).
 const SELECTIVE_SOLVE_MIN: u32 = 18;
 /// Half-width of the aspiration window in discs.
 const ASPIRATION: i32 = 4;
