@@ -19,6 +19,12 @@ use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list).
 pub const SHALLOW_MAX: u32 = 7;
+/// At least this many empties: the deep tier probes and stores the transposition table; below
+/// it a table access (a miss to memory, mostly) costs more than the nodes it saves. Measured,
+/// one thread, 256 MB table: FFO #50-#52 with the table from 8 empties 3,286 M nodes in
+/// 107.3 s, from 10 3,532 M in 79.9 s, from 11 3,790 M in 89.9 s, from 12 3,667 M in 93.4 s.
+pub const END_TT_MIN: u32 = 10;
+
 /// At least this many empties: probe children in the table before searching (ETC).
 pub const ETC_MIN: u32 = 14;
 
@@ -146,9 +152,14 @@ impl<E: Evaluator> Context<'_, E> {
             };
         }
         let board = Board::new(player, opponent);
-        let hash = board.hash();
+        let use_tt = n >= END_TT_MIN;
+        let hash = if use_tt { board.hash() } else { 0 };
         let mut tt_move = 64u8;
-        if let Some(d) = self.tt.probe(&board, hash) {
+        if let Some(d) = if use_tt {
+            self.tt.probe(&board, hash)
+        } else {
+            None
+        } {
             if d.is_usable(n as u8, self.selectivity) {
                 if d.lower as i32 > alpha {
                     return d.lower as i32;
@@ -216,7 +227,7 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        if !self.stopped {
+        if !self.stopped && use_tt {
             self.tt.store(
                 &board,
                 hash,
