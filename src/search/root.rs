@@ -38,7 +38,9 @@ struct RootMove {
 /// pass at full depth does the rest). Measured with that pass, one thread, FFO #40-#49:
 /// gap 6: 2,084 M nodes; 10: 1,315 M (47.9 s); 12: 1,311 M; 14: 1,216 M (38.6 s); 16: 1,365 M;
 /// on #50-#52 gap 14 takes 1.6 % more nodes than 10 but 26 % less time (fewer evaluations).
+/// Smaller solves (below [`SELECTIVE_SOLVE_MIN`]) keep the gap of 10 and no selective pass.
 const SOLVE_PRESEARCH_GAP: u32 = 14;
+const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// The selective passes at full depth before an exact solve (levels of
 /// [`Selectivity::PERCENT`], least sure first): they fill the table with good moves and bounds
 /// for the exact pass, as Edax's and Egaroucid's solvers do. Measured on FFO #40-#44 (nodes of
@@ -46,9 +48,11 @@ const SOLVE_PRESEARCH_GAP: u32 = 14;
 /// 73+95 % 106.2 M, 73+95+99 % 112.6 M, all five 120.6 M; on #40-#49 none 1,653 M, 87 %
 /// 1,393 M, 95 % 1,385 M (the passes cost time in evaluations, so 95 % alone is kept).
 const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
-/// Solves with fewer empties go straight to the exact pass (they take milliseconds; this
-/// threshold was not tuned).
-const SELECTIVE_SOLVE_MIN: u32 = 18;
+/// Solves with fewer empties go straight to the exact pass after a presearch to
+/// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end: the pass and the shorter presearch
+/// cost more than they save there (`wedge bench`'s ten solves of 19-20 empties: 53.9 M nodes
+/// without, 56.8 M and 1.12x the time with them from 18 empties).
+const SELECTIVE_SOLVE_MIN: u32 = 21;
 /// Half-width of the aspiration window in discs.
 const ASPIRATION: i32 = 4;
 
@@ -88,7 +92,12 @@ pub fn iterate<E: Evaluator>(
     // selectivity (a solve is preceded by selective passes at full depth).
     let solve = limits.solve.filter(|_| n <= limits.solve_empties);
     let last_mid = match solve {
-        Some(_) => limits.depth.min(n.saturating_sub(SOLVE_PRESEARCH_GAP)),
+        Some(_) if n >= SELECTIVE_SOLVE_MIN => {
+            limits.depth.min(n.saturating_sub(SOLVE_PRESEARCH_GAP))
+        }
+        Some(_) => limits
+            .depth
+            .min(n.saturating_sub(SMALL_SOLVE_PRESEARCH_GAP)),
         None => limits.depth.min(n),
     };
     let mut schedule: Vec<(u32, Option<SolveMode>, u8)> = (1..=last_mid)
