@@ -173,9 +173,11 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
             return v;
         }
-        if self.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
-            let state = self.eval.state(&board);
-            if let Some(v) = self.probcut(player, opponent, &state, alpha, n, n) {
+        // The evaluation state, built once for ProbCut and the ordering searches.
+        let probcut = self.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN;
+        let state = (probcut || n >= END_SORT_SEARCH_MIN).then(|| self.eval.state(&board));
+        if let (true, Some(state)) = (probcut, &state) {
+            if let Some(v) = self.probcut(player, opponent, state, alpha, n, n) {
                 return v;
             }
         }
@@ -185,15 +187,14 @@ impl<E: Evaluator> Context<'_, E> {
                 return v;
             }
         }
-        if n >= END_SORT_SEARCH_MIN {
-            let state = self.eval.state(&board);
+        if let Some(state) = state.as_ref().filter(|_| n >= END_SORT_SEARCH_MIN) {
             // Measured on FFO #40-#47 with the trained weights: one ply more than (n - 18) / 3
             // saves about 12% of the nodes.
             let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
             self.score_by_search(
                 player,
                 opponent,
-                &state,
+                state,
                 &mut list,
                 sort_depth,
                 sort_window(alpha, SORT_WINDOW),
