@@ -25,8 +25,11 @@ pub const SHALLOW_MAX: u32 = 7;
 /// 107.3 s, from 10 3,532 M in 79.9 s, from 11 3,790 M in 89.9 s, from 12 3,667 M in 93.4 s.
 pub const END_TT_MIN: u32 = 10;
 
-/// At least this many empties: probe children in the table before searching (ETC).
-pub const ETC_MIN: u32 = 14;
+/// At least this many empties: probe children in the table before searching (ETC); one more
+/// than [`END_TT_MIN`], so that the children probed can be in the table. Measured, one thread:
+/// FFO #40-#49 nodes from 10: 1,256.7 M, 11: 1,256.7 M, 12: 1,284.5 M, 14: 1,317.5 M, 18:
+/// 1,382.4 M; #50-#52 from 11: 3,122 M in 80.6 s, from 14: 3,532 M in 87.0 s.
+pub const ETC_MIN: u32 = 11;
 
 /// At least this many empties: the moves after the first may be shared with idle threads.
 pub const SPLIT_MIN: u32 = 14;
