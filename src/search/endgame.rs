@@ -158,11 +158,12 @@ impl<E: Evaluator> Context<'_, E> {
         let use_tt = n >= END_TT_MIN;
         let hash = if use_tt { board.hash() } else { 0 };
         let mut tt_move = 64u8;
-        if let Some(d) = if use_tt {
+        let entry = if use_tt {
             self.tt.probe(&board, hash)
         } else {
             None
-        } {
+        };
+        if let Some(d) = entry {
             if d.is_usable(n as u8, self.selectivity) {
                 if d.lower as i32 > alpha {
                     return d.lower as i32;

@@ -91,10 +91,10 @@ pub fn iterate<E: Evaluator>(
     // The iteration schedule: midgame depths, then possibly a solve, each with its
     // selectivity (a solve is preceded by selective passes at full depth).
     let solve = limits.solve.filter(|_| n <= limits.solve_empties);
+    // A large solve: the longer presearch gap and the selective passes.
+    let large_solve = n >= SELECTIVE_SOLVE_MIN;
     let last_mid = match solve {
-        Some(_) if n >= SELECTIVE_SOLVE_MIN => {
-            limits.depth.min(n.saturating_sub(SOLVE_PRESEARCH_GAP))
-        }
+        Some(_) if large_solve => limits.depth.min(n.saturating_sub(SOLVE_PRESEARCH_GAP)),
         Some(_) => limits
             .depth
             .min(n.saturating_sub(SMALL_SOLVE_PRESEARCH_GAP)),
@@ -111,7 +111,7 @@ pub fn iterate<E: Evaluator>(
         .collect();
     if let Some(mode) = solve {
         if schedule.last().map(|s| s.1) != Some(Some(SolveMode::Exact)) {
-            if n >= SELECTIVE_SOLVE_MIN {
+            if large_solve {
                 for &sel in SELECTIVE_SOLVE_PASSES {
                     schedule.push((n, None, sel));
                 }
