@@ -61,6 +61,10 @@ pub struct TrainArgs {
     /// Use at most this many games (tiny runs).
     #[arg(long)]
     pub max_games: Option<usize>,
+    /// Train on this fraction of the training games (chosen by a hash of the game id; the
+    /// validation games are unchanged), for learning curves.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_fraction)]
+    pub game_fraction: f64,
     /// Ignore any checkpoint and start the fit afresh.
     #[arg(long)]
     pub fresh: bool,
@@ -282,6 +286,20 @@ pub fn is_validation(s: &Sample) -> bool {
     crate::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
 }
 
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f > 0.0 && f <= 1.0 => Ok(f),
+        _ => Err(format!("expected a fraction in (0, 1], got {text:?}")),
+    }
+}
+
+/// True for the training games kept by `--game-fraction` (by a hash of the game id that is
+/// independent of the validation split).
+fn in_fraction(s: &Sample, fraction: f64) -> bool {
+    let bucket = crate::board::hash::mix64(u64::from(s.game) ^ 0xF4AC_710E) % 1_000_000;
+    (bucket as f64) < fraction * 1_000_000.0
+}
+
 /// Runs `wedge train`.
 pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let threads = threads_of(args);
@@ -318,7 +336,10 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     }
     let started = std::time::Instant::now();
     let samples = training_samples(args)?;
-    let (val, train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(is_validation);
+    let (val, mut train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(is_validation);
+    if args.game_fraction < 1.0 {
+        train.retain(|s| in_fraction(s, args.game_fraction));
+    }
     let n_phases = args.phases as usize;
     if !args.quiet {
         eprintln!(
@@ -358,8 +379,13 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let created = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    let fraction = if args.game_fraction < 1.0 {
+        format!(" ({} of the training games)", args.game_fraction)
+    } else {
+        String::new()
+    };
     let description = format!(
-        "Wedge pattern weights: {} phases (window {} plies); trained on {} rows ({} exact solves at <= {} \
+        "Wedge pattern weights: {} phases (window {} plies); trained on {} rows{fraction} ({} exact solves at <= {} \
          empties, the rest WTHOR theoretical scores or game results) from WTHOR games before \
          2017; Adam lr {} l2 {} {} epochs x {} batches; validation MAE {:.3} (20-24 empties \
          {:.3})",
@@ -390,4 +416,42 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::dataset::LabelKind;
+
+    fn sample(game: u32) -> Sample {
+        Sample {
+            board: crate::board::Board::default(),
+            label: 0,
+            kind: LabelKind::Theoretical,
+            year: 2000,
+            game,
+        }
+    }
+
+    #[test]
+    fn game_fraction_keeps_about_that_share_of_games() {
+        let games: Vec<Sample> = (0..20_000).map(sample).collect();
+        let kept = games.iter().filter(|s| in_fraction(s, 0.25)).count();
+        assert!((4_600..5_400).contains(&kept), "kept {kept} of 20000");
+        // A smaller fraction keeps a subset of a larger one.
+        assert!(games
+            .iter()
+            .filter(|s| in_fraction(s, 0.1))
+            .all(|s| in_fraction(s, 0.25)));
+        assert!(games.iter().all(|s| in_fraction(s, 1.0)));
+    }
+
+    #[test]
+    fn game_fraction_is_validated() {
+        assert_eq!(parse_fraction("0.5"), Ok(0.5));
+        assert_eq!(parse_fraction("1"), Ok(1.0));
+        for bad in ["0", "-0.1", "1.5", "half", "NaN"] {
+            assert!(parse_fraction(bad).is_err(), "{bad}");
+        }
+    }
 }
