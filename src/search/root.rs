@@ -46,8 +46,11 @@ const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// for the exact pass, as Edax's and Egaroucid's solvers do. Measured on FFO #40-#44 (nodes of
 /// the whole solve, one thread): none 169.2 M, 95 % 110.3 M, 87 % 106.5 M, 87+98 % 105.6 M,
 /// 73+95 % 106.2 M, 73+95+99 % 112.6 M, all five 120.6 M; on #40-#49 none 1,653 M, 87 %
-/// 1,393 M, 95 % 1,385 M (the passes cost time in evaluations, so 95 % alone is kept).
-const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
+/// 1,393 M, 95 % 1,385 M (the passes cost time in evaluations). With the children's
+/// evaluations in the endgame ordering, on #50-#52 (26-27 empties): 95 % 2,685 M nodes 74.0 s,
+/// 87+95 % 2,723 M 72.2 s, 95+98 % 2,356 M 69.4 s, 95+98+99 % 2,299 M 73.1 s; #40-#49: 95 %
+/// 1,019.3 M, 95+98 % 1,019.0 M.
+const SELECTIVE_SOLVE_PASSES: &[u8] = &[3, 2];
 /// Solves with fewer empties go straight to the exact pass after a presearch to
 /// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end: the pass and the shorter presearch
 /// cost more than they save there (`wedge bench`'s ten solves of 19-20 empties: 53.9 M nodes
