@@ -20,7 +20,6 @@ use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list).
 pub const SHALLOW_MAX: u32 = 7;
-
 /// At least this many empties: the deep tier probes and stores the transposition table; below
 /// it a table access (a miss to memory, mostly) costs more than the nodes it saves. Measured,
 /// one thread, 256 MB table: FFO #50-#52 with the table from 8 empties 3,286 M nodes in
@@ -208,7 +207,6 @@ impl<E: Evaluator> Context<'_, E> {
                 return v;
             }
         }
-        let odd = odd_quadrants(!(player | opponent));
         match state.as_ref() {
             Some(state) if n >= END_SORT_SEARCH_MIN => {
                 // Measured on FFO #40-#47 with the trained weights: one ply more than
@@ -225,10 +223,10 @@ impl<E: Evaluator> Context<'_, E> {
                 list.boost(tt_move);
             }
             Some(state) if n >= END_EVAL_ORDER_MIN && list.len() > 2 => {
-                list.score_endgame(player, opponent, odd, tt_move);
+                list.score_endgame(player, opponent, tt_move);
                 self.add_child_evaluations(player, opponent, state, &mut list, tt_move);
             }
-            _ => list.score_endgame(player, opponent, odd, tt_move),
+            _ => list.score_endgame(player, opponent, tt_move),
         }
         let mut best = i32::MIN;
         let mut best_sq = 64u8;

@@ -4,7 +4,7 @@
 
 use super::context::Context;
 use super::endgame::SHALLOW_MAX;
-use super::last_moves::{final_score, odd_quadrants};
+use super::last_moves::final_score;
 use super::limits::Selectivity;
 use super::ordering::{MoveList, CORNERS};
 use super::probcut;
@@ -94,7 +94,7 @@ impl<E: Evaluator> Context<'_, E> {
         });
         let mut list = MoveList::new(player, opponent, moves);
         if exact {
-            list.score_endgame(player, opponent, odd_quadrants(board.empties()), tt_move);
+            list.score_endgame(player, opponent, tt_move);
         } else {
             self.order_mid(player, opponent, state, &mut list, depth, (-64, 64));
             list.boost(tt_move);

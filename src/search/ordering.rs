@@ -2,6 +2,7 @@
 //! transposition-table move, wipe-outs, fastest-first (opponent mobility, corners weighted),
 //! potential mobility, quadrant parity and square classes.
 
+use super::last_moves::odd_quadrants;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
 
@@ -101,7 +102,8 @@ impl MoveList {
     /// Fastest-first scores for the endgame: few replies for the opponent (corners counted
     /// twice), few potential replies, odd quadrants first; the table move before all.
     #[inline]
-    pub fn score_endgame(&mut self, player: u64, opponent: u64, odd: u64, tt_move: u8) {
+    pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: u8) {
+        let odd = odd_quadrants(!(player | opponent));
         for c in self.as_mut_slice() {
             if c.sq == tt_move {
                 c.score = 1 << 30;
