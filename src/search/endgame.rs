@@ -196,11 +196,11 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
             return v;
         }
-        // The evaluation state, built once for ProbCut and the ordering searches.
+        // The evaluation state, built once for ProbCut and the ordering, and only when one of
+        // them will use it (not before an ETC cut-off, not for two moves or fewer).
         let probcut = self.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN;
-        let state = (probcut || n >= END_EVAL_ORDER_MIN.min(END_SORT_SEARCH_MIN))
-            .then(|| self.eval.state(&board));
-        if let (true, Some(state)) = (probcut, &state) {
+        let mut state = probcut.then(|| self.eval.state(&board));
+        if let Some(state) = &state {
             if let Some(v) = self.probcut(player, opponent, state, alpha, n, n) {
                 return v;
             }
@@ -210,6 +210,11 @@ impl<E: Evaluator> Context<'_, E> {
             if let Some(v) = self.etc(player, opponent, alpha, n, &list) {
                 return v;
             }
+        }
+        let ordering_evaluates =
+            n >= END_SORT_SEARCH_MIN || (n >= END_EVAL_ORDER_MIN && list.len() > 2);
+        if state.is_none() && ordering_evaluates {
+            state = Some(self.eval.state(&board));
         }
         match state.as_ref() {
             Some(state) if n >= END_SORT_SEARCH_MIN => {

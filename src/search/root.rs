@@ -96,11 +96,13 @@ pub fn iterate<E: Evaluator>(
     let solve = limits.solve.filter(|_| n <= limits.solve_empties);
     // A large solve: the longer presearch gap and the selective passes.
     let large_solve = n >= SELECTIVE_SOLVE_MIN;
+    let gap = if large_solve {
+        SOLVE_PRESEARCH_GAP
+    } else {
+        SMALL_SOLVE_PRESEARCH_GAP
+    };
     let last_mid = match solve {
-        Some(_) if large_solve => limits.depth.min(n.saturating_sub(SOLVE_PRESEARCH_GAP)),
-        Some(_) => limits
-            .depth
-            .min(n.saturating_sub(SMALL_SOLVE_PRESEARCH_GAP)),
+        Some(_) => limits.depth.min(n.saturating_sub(gap)),
         None => limits.depth.min(n),
     };
     let mut schedule: Vec<(u32, Option<SolveMode>, u8)> = (1..=last_mid)
