@@ -77,6 +77,25 @@ fn kernels_match_reference_on_dense_random_boards() {
 }
 
 #[test]
+fn last_flip_counts_match_the_reference_on_full_boards() {
+    // Every square and many random fillings of the other 63: the count-only kernels (selected
+    // and portable) agree with the reference flips.
+    let mut rng = Rng::new(4);
+    for i in 0..30_000 {
+        let (x, y) = (rng.next_u64(), rng.next_u64());
+        // Sparse, even and dense players, so long runs of either colour occur.
+        let bits = [x & y, x, x | y][i % 3];
+        for sq in 0..64 {
+            let p = bits & !(1u64 << sq);
+            let o = !p & !(1u64 << sq);
+            let r = reference::flips(sq, p, o).count_ones();
+            assert_eq!(flip::last_flip_count(sq, p), r, "sq {sq} player {p:#x}");
+            assert_eq!(flip::last_flip_count_portable(sq, p), r, "sq {sq} player {p:#x}");
+        }
+    }
+}
+
+#[test]
 fn potential_moves_are_empties_next_to_opponent() {
     random_positions(4, 300, |b| {
         let mut expect = 0;

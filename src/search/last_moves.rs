@@ -3,7 +3,7 @@
 //! flips without making the move. All are null-window (fail-soft) searches around `alpha`.
 
 use super::context::Context;
-use crate::board::flip::flips;
+use crate::board::flip::{flips, last_flip_count};
 use crate::eval::Evaluator;
 
 /// Squares adjacent to each square.
@@ -82,13 +82,13 @@ fn flips_near(sq: usize, player: u64, opponent: u64) -> u64 {
     }
 }
 
-/// Exact score with one empty `sq` (the other 63 squares are full).
+/// Exact score with one empty `sq` (the other 63 squares are full); flips are counted, not
+/// made.
 #[inline(always)]
 pub fn solve_1(player: u64, alpha: i32, sq: usize) -> i32 {
-    let opponent = !player & !(1u64 << sq);
     // Disc difference before the last move, minus one: 2p - 64.
     let base = 2 * player.count_ones() as i32 - 64;
-    let n = flips_near(sq, player, opponent).count_ones() as i32;
+    let n = last_flip_count(sq, player) as i32;
     if n > 0 {
         return base + 2 + 2 * n;
     }
@@ -97,7 +97,8 @@ pub fn solve_1(player: u64, alpha: i32, sq: usize) -> i32 {
     if base <= alpha && base < 0 {
         return base;
     }
-    let m = flips_near(sq, opponent, player).count_ones() as i32;
+    let opponent = !player & !(1u64 << sq);
+    let m = last_flip_count(sq, opponent) as i32;
     if m > 0 {
         base - 2 * m
     } else if base + 1 > 0 {

@@ -121,6 +121,51 @@ const fn build_flipped() -> [[u8; 256]; 8] {
     table
 }
 
+/// `LAST_FLIPS[pos][player]`: how many discs `player` flips on a full line byte (every square but
+/// `pos` occupied, the others the opponent's) by playing at `pos`. Bits past the end of a short
+/// line read as opponent discs, which never outflank, so short lines need no table of their own.
+static LAST_FLIPS: [[u8; 256]; 8] = build_last_flips();
+
+const fn build_last_flips() -> [[u8; 256]; 8] {
+    let outflank = build_outflank();
+    let flipped = build_flipped();
+    let mut table = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut player = 0;
+        while player < 256 {
+            if player & (1 << pos) == 0 {
+                let opponent = !player & !(1 << pos) & 0xFF;
+                let out = outflank[pos][(opponent >> 1) & 63] as usize & player;
+                table[pos][player] = flipped[pos][out].count_ones() as u8;
+            }
+            player += 1;
+        }
+        pos += 1;
+    }
+    table
+}
+
+/// Number of discs `player` flips by playing `sq` when `sq` is the only empty square.
+#[inline]
+pub fn last_flip_count(sq: usize, player: u64) -> u32 {
+    let row = LAST_FLIPS[sq & 7][((player >> (sq & 56)) & 0xFF) as usize] as u32;
+    let lines = &LINES[sq];
+    let pos = &POSITIONS[sq];
+    // SAFETY: this module is compiled only when the build enables BMI2, so PEXT exists on the
+    // target CPU; it is a pure register operation.
+    let (c, d, a) = unsafe {
+        (
+            _pext_u64(player, lines[0]) as usize,
+            _pext_u64(player, lines[1]) as usize,
+            _pext_u64(player, lines[2]) as usize,
+        )
+    };
+    row + LAST_FLIPS[pos[0] as usize][c] as u32
+        + LAST_FLIPS[pos[1] as usize][d] as u32
+        + LAST_FLIPS[pos[2] as usize][a] as u32
+}
+
 /// Flips of one line byte (`player` and `opponent` gathered onto bits 0..8, the move at `pos`).
 #[inline(always)]
 fn line_flips(pos: usize, player: u64, opponent: u64) -> u64 {

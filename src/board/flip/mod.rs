@@ -4,11 +4,14 @@
 
 mod portable;
 pub use portable::flips as flips_portable;
+pub use portable::last_flip_count as last_flip_count_portable;
 
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 mod bmi2;
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 pub use bmi2::flips as flips_bmi2;
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+pub use bmi2::last_flip_count as last_flip_count_bmi2;
 
 /// Discs of `opponent` flipped when `player` plays on the empty square `sq`
 /// (0 when the move flips nothing, i.e. is illegal).
@@ -21,6 +24,20 @@ pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
         portable::flips(sq, player, opponent)
+    }
+}
+
+/// Number of discs `player` flips by playing `sq` when `sq` is the only empty square (the
+/// opponent holds every other square): the final move of a game, counted without flipping.
+#[inline(always)]
+pub fn last_flip_count(sq: usize, player: u64) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        bmi2::last_flip_count(sq, player)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        portable::last_flip_count(sq, player)
     }
 }
 

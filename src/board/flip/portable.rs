@@ -72,3 +72,9 @@ pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
         | flips_down(player, opponent, r[6])
         | flips_down(player, opponent, r[7])
 }
+
+/// Number of discs `player` flips by playing `sq` when `sq` is the only empty square.
+#[inline]
+pub fn last_flip_count(sq: usize, player: u64) -> u32 {
+    flips(sq, player, !player & !(1u64 << sq)).count_ones()
+}
