@@ -31,26 +31,27 @@ impl Features {
     /// Updates the state for the side to move playing `sq` (0..64) and flipping `flips`.
     #[inline]
     pub fn play(&mut self, sq: usize, flips: u64) {
-        let l = layout();
-        // Digits of the mover and of its opponent in the fixed frame.
-        let mover: u16 = if self.swapped { 2 } else { 1 };
-        let sq = sq & 63;
-        for e in &l.square_entries[sq][..l.square_counts[sq] as usize] {
-            let i = e.instance as usize;
-            self.idx[i] = self.idx[i].wrapping_add(mover * e.power);
-        }
+        let powers = &layout().square_powers;
+        // The flipped squares' digit weights, summed over all instances at once.
+        let mut flipped = [0u16; N_INSTANCES];
         let mut f = flips;
         while f != 0 {
-            let s = f.trailing_zeros() as usize;
+            let row = &powers[f.trailing_zeros() as usize];
             f &= f - 1;
-            for e in &l.square_entries[s][..l.square_counts[s] as usize] {
-                let i = e.instance as usize;
-                // Opponent digit -> mover digit: 2 -> 1 subtracts 3^k, 1 -> 2 adds it.
-                self.idx[i] = if self.swapped {
-                    self.idx[i].wrapping_add(e.power)
-                } else {
-                    self.idx[i].wrapping_sub(e.power)
-                };
+            for (s, &p) in flipped.iter_mut().zip(row) {
+                *s = s.wrapping_add(p);
+            }
+        }
+        let placed = &powers[sq & 63];
+        // In the fixed frame the mover is digit 1 (flips 2 -> 1 subtract 3^k) or digit 2
+        // (flips 1 -> 2 add 3^k).
+        if self.swapped {
+            for ((x, &p), &s) in self.idx.iter_mut().zip(placed).zip(&flipped) {
+                *x = x.wrapping_add(p.wrapping_mul(2)).wrapping_add(s);
+            }
+        } else {
+            for ((x, &p), &s) in self.idx.iter_mut().zip(placed).zip(&flipped) {
+                *x = x.wrapping_add(p).wrapping_sub(s);
             }
         }
         self.swapped = !self.swapped;

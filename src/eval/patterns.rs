@@ -236,6 +236,9 @@ pub struct Layout {
     /// For each square, the instances containing it with their digit weight 3^k.
     pub square_entries: [[SquareEntry; MAX_PER_SQUARE]; 64],
     pub square_counts: [u8; 64],
+    /// The same as whole rows: `square_powers[sq][i]` is 3^k when `sq` is digit k of instance
+    /// `i`, else 0 (so a move updates every index with a few vector additions).
+    pub square_powers: [[u16; N_INSTANCES]; 64],
     /// Raw index -> folded index, per pattern type (length 3^squares).
     pub fold: Vec<Vec<u32>>,
     /// Raw index -> the index with digits 1 and 2 swapped (the other side's view).
@@ -349,6 +352,7 @@ impl Layout {
         }
         let mut square_entries = [[SquareEntry::default(); MAX_PER_SQUARE]; 64];
         let mut square_counts = [0u8; 64];
+        let mut square_powers = [[0u16; N_INSTANCES]; 64];
         for (i, inst) in instances.iter().enumerate() {
             let base_sq = squares_of(BASE_MASKS[inst.pattern as usize]);
             for (k, &b) in base_sq.iter().enumerate() {
@@ -362,6 +366,7 @@ impl Layout {
                     power: pow3(k) as u16,
                 };
                 square_counts[sq] += 1;
+                square_powers[sq][i] = pow3(k) as u16;
             }
         }
         Layout {
@@ -370,6 +375,7 @@ impl Layout {
                 .unwrap_or_else(|v: Vec<Instance>| panic!("pattern set has {} instances", v.len())),
             square_entries,
             square_counts,
+            square_powers,
             fold,
             swap,
             specs: specs
