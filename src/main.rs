@@ -238,6 +238,11 @@ struct OpeningsArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let common = cli.common;
+    // Every command honours --log (the tools log their progress at debug level).
+    if let Err(e) = wedge::protocol::frontend::init_logging(common.log.as_deref()) {
+        eprintln!("wedge: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Perft {
             depth,

@@ -69,7 +69,17 @@ pub fn solve_entries<E: Evaluator>(
     for (i, entry) in entries.iter().enumerate() {
         searcher.clear();
         let board = entry.position.board;
-        let report = searcher.search(&board, limits, &stop, &mut |_| {});
+        let report = searcher.search(&board, limits, &stop, &mut |r| {
+            tracing::debug!(
+                "position {}: depth {} move {} score {:+} nodes {} time {:.3} s",
+                i + 1,
+                depth_label(r),
+                r.best,
+                r.score,
+                r.nodes,
+                r.millis as f64 / 1000.0
+            )
+        });
         let correct = report.solved.and_then(|mode| check(entry, &report, mode));
         let expected = entry
             .best_score()
