@@ -14,6 +14,7 @@ pub mod probcut;
 pub mod root;
 pub mod stability;
 pub mod tt;
+pub mod tt_memory;
 pub mod valuer;
 
 pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};

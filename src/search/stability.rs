@@ -58,7 +58,6 @@ fn build_edge_table() -> Vec<u8> {
 }
 
 const ROW_1: u64 = 0xFF;
-const ROW_8: u64 = 0xFF00_0000_0000_0000;
 const COL_A: u64 = 0x0101_0101_0101_0101;
 const COL_H: u64 = 0x8080_8080_8080_8080;
 
@@ -117,42 +116,49 @@ fn full_lines(occupied: u64) -> [u64; 4] {
     [h, v, diagonal_full(occupied, 9), diagonal_full(occupied, 7)]
 }
 
-/// Full diagonals along shift 9 (a1-h8 direction) or 7 (h1-a8 direction).
+/// Full diagonals along shift 9 (a1-h8 direction) or 7 (h1-a8 direction): a square is on a
+/// full diagonal when its ray toward each end is occupied, found by doubling (each step
+/// looks twice as far; squares whose step would leave the board are done).
 #[inline]
 fn diagonal_full(occupied: u64, shift: u32) -> u64 {
-    let (edge_lo, edge_hi) = if shift == 9 {
-        (ROW_1 | COL_A, ROW_8 | COL_H)
+    let (up, down) = if shift == 9 {
+        (&DIAG9_UP_DONE, &DIAG9_DOWN_DONE)
     } else {
-        (ROW_1 | COL_H, ROW_8 | COL_A)
+        (&DIAG7_UP_DONE, &DIAG7_DOWN_DONE)
     };
-    // A square is on a full diagonal when the run of occupied squares through it reaches
-    // the board edge on both sides.
-    let mut reach_hi = occupied & edge_hi;
-    let mut reach_lo = occupied & edge_lo;
-    for _ in 0..7 {
-        reach_hi |= (reach_hi >> shift) & occupied & !edge_hi_wrap(shift);
-        reach_lo |= (reach_lo << shift) & occupied & !edge_lo_wrap(shift);
+    let mut hi = occupied;
+    let mut lo = occupied;
+    for (k, s) in [shift, 2 * shift, 4 * shift].into_iter().enumerate() {
+        hi &= (hi >> s) | up[k];
+        lo &= (lo << s) | down[k];
     }
-    reach_hi & reach_lo
+    hi & lo
 }
 
-/// Squares a shift toward lower indices must not land on (wrapped from the far column).
-#[inline(always)]
-fn edge_hi_wrap(shift: u32) -> u64 {
-    if shift == 9 {
-        COL_H
-    } else {
-        COL_A
-    }
-}
+/// `*_UP_DONE[k]`: squares whose diagonal neighbour 2^k steps up (toward row 8) is off the
+/// board; `*_DOWN_DONE[k]` the same toward row 1.
+static DIAG9_UP_DONE: [u64; 3] = diagonal_done(1, 1);
+static DIAG9_DOWN_DONE: [u64; 3] = diagonal_done(-1, -1);
+static DIAG7_UP_DONE: [u64; 3] = diagonal_done(-1, 1);
+static DIAG7_DOWN_DONE: [u64; 3] = diagonal_done(1, -1);
 
-#[inline(always)]
-fn edge_lo_wrap(shift: u32) -> u64 {
-    if shift == 9 {
-        COL_A
-    } else {
-        COL_H
+const fn diagonal_done(dc: i32, dr: i32) -> [u64; 3] {
+    let mut out = [0u64; 3];
+    let mut k = 0;
+    while k < 3 {
+        let steps = 1 << k;
+        let mut sq = 0;
+        while sq < 64 {
+            let c = (sq % 8) as i32 + dc * steps;
+            let r = (sq / 8) as i32 + dr * steps;
+            if c < 0 || c > 7 || r < 0 || r > 7 {
+                out[k] |= 1u64 << sq;
+            }
+            sq += 1;
+        }
+        k += 1;
     }
+    out
 }
 
 /// The stable discs of `p` (a subset: every disc returned can never flip).
@@ -217,6 +223,40 @@ mod tests {
                 let theirs_at_end = (final_b.player | final_b.opponent) & !mine_at_end;
                 assert_eq!(so & !theirs_at_end, 0);
             }
+        }
+    }
+
+    /// The doubling diagonal test against walking each diagonal square by square.
+    #[test]
+    fn full_diagonals_match_a_walk() {
+        let walk = |occ: u64, dc: i32| -> u64 {
+            let mut out = 0;
+            for sq in 0..64i32 {
+                let full = [1, -1].iter().all(|&dir| {
+                    let (mut c, mut r) = (sq % 8, sq / 8);
+                    loop {
+                        if occ & (1u64 << (r * 8 + c)) == 0 {
+                            return false;
+                        }
+                        c += dc * dir;
+                        r += dir;
+                        if !(0..8).contains(&c) || !(0..8).contains(&r) {
+                            return true;
+                        }
+                    }
+                });
+                if full {
+                    out |= 1u64 << sq;
+                }
+            }
+            out
+        };
+        let mut rng = Rng::new(12);
+        for i in 0..20_000 {
+            let (x, y) = (rng.next_u64(), rng.next_u64());
+            let occ = [x | y, x | y | rng.next_u64(), !(x & y & rng.next_u64()), x][i % 4];
+            assert_eq!(diagonal_full(occ, 9), walk(occ, 1), "{occ:#x}");
+            assert_eq!(diagonal_full(occ, 7), walk(occ, -1), "{occ:#x}");
         }
     }
 

@@ -4,6 +4,7 @@
 //! depth-preferred replacement with aging.
 
 use crate::board::Board;
+use super::tt_memory::{TableMemory, ZeroedAtomics};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Selectivity level of a search without forward pruning.
@@ -54,22 +55,45 @@ impl TtData {
 }
 
 #[derive(Default)]
+#[repr(C)]
 struct Slot {
     player: AtomicU64,
     opponent: AtomicU64,
     data: AtomicU64,
-    _pad: u64,
+    _pad: AtomicU64,
 }
 
 /// Four slots: 128 bytes, two adjacent cache lines (fetched together). Measured, one thread,
 /// FFO #40-#49: two slots (one line) 1,256.7 M nodes, four 1,223.4 M.
-#[repr(align(128))]
+#[repr(C, align(128))]
 #[derive(Default)]
 struct Bucket([Slot; 4]);
 
+// SAFETY: a bucket is 16 AtomicU64 in C layout (no padding: 128 bytes, aligned to 128, far
+// below a page), so all-zero bytes are an empty bucket.
+unsafe impl ZeroedAtomics for Bucket {}
+
+/// Where the buckets live: a huge-page mapping, or ordinary memory when mapping fails.
+enum Buckets {
+    Mapped(TableMemory<Bucket>),
+    Heap(Box<[Bucket]>),
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    #[inline(always)]
+    fn deref(&self) -> &[Bucket] {
+        match self {
+            Buckets::Mapped(m) => m,
+            Buckets::Heap(b) => b,
+        }
+    }
+}
+
 /// The shared table. Sized in MB at creation; `clear` empties it, `new_search` ages it.
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     mask: usize,
     age: AtomicU8,
 }
@@ -82,7 +106,10 @@ impl TranspositionTable {
         while n * 2 * std::mem::size_of::<Bucket>() <= bytes {
             n *= 2;
         }
-        let buckets: Box<[Bucket]> = (0..n).map(|_| Bucket::default()).collect();
+        let buckets = match TableMemory::new(n) {
+            Some(m) => Buckets::Mapped(m),
+            None => Buckets::Heap((0..n).map(|_| Bucket::default()).collect()),
+        };
         TranspositionTable {
             buckets,
             mask: n - 1,

@@ -1,0 +1,78 @@
+//! The transposition table's memory: one anonymous mapping of zeroed pages, advised to use
+//! huge pages where the system offers them (a table probe is a random access, and with 4 KB
+//! pages nearly every probe of a large table also misses the TLB). The only unsafe code of
+//! the search lives here: viewing the zeroed mapping as a slice of all-atomic values.
+
+use std::ops::Deref;
+use std::sync::atomic::AtomicU64;
+
+/// Marker for types whose every bit pattern of all zeros is a valid value made only of
+/// atomics (so a shared view of zeroed mapped memory is sound).
+///
+/// # Safety
+/// Implement only for `#[repr(C)]`-like types built solely from `AtomicU64` (and padding-free
+/// arrays of them), with an alignment of at most a page.
+pub unsafe trait ZeroedAtomics {}
+
+// SAFETY: AtomicU64 has the layout of u64, and zero is a valid u64.
+unsafe impl ZeroedAtomics for AtomicU64 {}
+
+/// `len` values of `T`, zero-initialised, in their own mapping.
+pub struct TableMemory<T: ZeroedAtomics> {
+    map: memmap2::MmapMut,
+    len: usize,
+    _values: std::marker::PhantomData<T>,
+}
+
+impl<T: ZeroedAtomics> TableMemory<T> {
+    /// Maps `len` zeroed values; huge pages are asked for, not required. `None` when the
+    /// system refuses the mapping (the caller then allocates ordinary memory).
+    pub fn new(len: usize) -> Option<TableMemory<T>> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>())?.max(1);
+        let map = memmap2::MmapMut::map_anon(bytes).ok()?;
+        #[cfg(target_os = "linux")]
+        {
+            // Advice only: without transparent huge pages the table works on small pages.
+            let _ = map.advise(memmap2::Advice::HugePage);
+        }
+        Some(TableMemory {
+            map,
+            len,
+            _values: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<T: ZeroedAtomics> Deref for TableMemory<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        let ptr = self.map.as_ptr();
+        debug_assert_eq!(ptr.align_offset(std::mem::align_of::<T>()), 0);
+        // SAFETY: the mapping is page-aligned (at least T's alignment, by ZeroedAtomics),
+        // holds `len * size_of::<T>()` bytes that the kernel zeroed, lives as long as `self`,
+        // and is only ever accessed through this shared view of atomics (interior
+        // mutability), for which all-zero bytes are valid values.
+        unsafe { std::slice::from_raw_parts(ptr.cast::<T>(), self.len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn mapped_values_start_at_zero_and_keep_what_is_stored() {
+        let m = TableMemory::<AtomicU64>::new(1 << 20).expect("anonymous mapping");
+        assert_eq!(m.len(), 1 << 20);
+        assert!(m.iter().all(|v| v.load(Relaxed) == 0));
+        for (i, v) in m.iter().enumerate().step_by(4099) {
+            v.store(i as u64 * 7 + 1, Relaxed);
+        }
+        for (i, v) in m.iter().enumerate() {
+            let expected = if i % 4099 == 0 { i as u64 * 7 + 1 } else { 0 };
+            assert_eq!(v.load(Relaxed), expected);
+        }
+    }
+}
