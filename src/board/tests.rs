@@ -90,7 +90,11 @@ fn last_flip_counts_match_the_reference_on_full_boards() {
             let o = !p & !(1u64 << sq);
             let r = reference::flips(sq, p, o).count_ones();
             assert_eq!(flip::last_flip_count(sq, p), r, "sq {sq} player {p:#x}");
-            assert_eq!(flip::last_flip_count_portable(sq, p), r, "sq {sq} player {p:#x}");
+            assert_eq!(
+                flip::last_flip_count_portable(sq, p),
+                r,
+                "sq {sq} player {p:#x}"
+            );
         }
     }
 }

@@ -149,8 +149,8 @@ const fn diagonal_done(dc: i32, dr: i32) -> [u64; 3] {
         let steps = 1 << k;
         let mut sq = 0;
         while sq < 64 {
-            let c = (sq % 8) as i32 + dc * steps;
-            let r = (sq / 8) as i32 + dr * steps;
+            let c = sq % 8 + dc * steps;
+            let r = sq / 8 + dr * steps;
             if c < 0 || c > 7 || r < 0 || r > 7 {
                 out[k] |= 1u64 << sq;
             }

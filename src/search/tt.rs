@@ -3,8 +3,8 @@
 //! board verification (no false hits), 4-entry buckets in two adjacent cache lines,
 //! depth-preferred replacement with aging.
 
-use crate::board::Board;
 use super::tt_memory::{TableMemory, ZeroedAtomics};
+use crate::board::Board;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Selectivity level of a search without forward pruning.
