@@ -289,7 +289,7 @@ fn main() -> ExitCode {
             .map(|m| println!("{}", m.to_text()))
         }),
         Some(Command::Bench { timed }) => run_bench(&common, timed),
-        Some(Command::Match(args)) => run_match(&common, &args),
+        Some(Command::Match(args)) => run_match(&args),
         Some(Command::Openings(args)) => run_openings(&common, &args),
         Some(Command::Book(cmd)) => run_book(&common, cmd),
         Some(Command::Train(mut args)) => {
@@ -362,7 +362,6 @@ fn run_solve(
 /// weights and the ProbCut model are loaded (and checked) here; the transposition table is
 /// allocated on the worker thread, so the protocol answers at once.
 fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Result<(), String> {
-    wedge::protocol::frontend::init_logging(common.log.as_deref())?;
     // The weights are loaded on the engine thread, so the front end answers at once; a bad
     // weights file still ends the process with its error before any search.
     let weights = weights_path(common)?;
@@ -590,9 +589,8 @@ fn seconds(value: f64, what: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("{what} must be a positive number of seconds, got {value}"))
 }
 
-fn run_match(common: &Common, args: &MatchArgs) -> Result<(), String> {
+fn run_match(args: &MatchArgs) -> Result<(), String> {
     use wedge::tools::match_runner::{self as m, player};
-    wedge::protocol::frontend::init_logging(common.log.as_deref())?;
     let [a, b] = match args.engines.as_slice() {
         [a, b] => [a.clone(), b.clone()],
         e => return Err(format!("give exactly two --engine, not {}", e.len())),

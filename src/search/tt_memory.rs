@@ -1,7 +1,8 @@
 //! The transposition table's memory: one anonymous mapping of zeroed pages, advised to use
 //! huge pages where the system offers them (a table probe is a random access, and with 4 KB
-//! pages nearly every probe of a large table also misses the TLB). The only unsafe code of
-//! the search lives here: viewing the zeroed mapping as a slice of all-atomic values.
+//! pages nearly every probe of a large table also misses the TLB). The search's unsafe code is
+//! this view of the zeroed mapping as a slice of all-atomic values, and the `ZeroedAtomics`
+//! marker on the table's bucket type.
 
 use std::ops::Deref;
 use std::sync::atomic::AtomicU64;
