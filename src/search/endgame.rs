@@ -219,7 +219,10 @@ impl<E: Evaluator> Context<'_, E> {
         match state.as_ref() {
             Some(state) if n >= END_SORT_SEARCH_MIN => {
                 // Measured on FFO #40-#47 with the trained weights: one ply more than
-                // (n - 18) / 3 saves about 12% of the nodes.
+                // (n - 18) / 3 saves about 12% of the nodes. One ply per two empties instead
+                // ((n - 17) / 2 + 1), one thread: #40-#49 26.9 s either way, #50-#54 336.9 s
+                // -> 309.3 s, #55-#59 1,043.5 s -> 1,070.2 s (#54 175.5 -> 153.7 s, #55 651.5
+                // -> 567.8 s, but #56 70.6 -> 199.7 s): no gain overall, not kept.
                 let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
                 self.score_by_search(
                     player,
