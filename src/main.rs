@@ -389,7 +389,12 @@ fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Resu
                     eprintln!("wedge: {e}");
                     std::process::exit(1)
                 });
-                Searcher::new(Arc::new(eval), hash, threads).with_probcut(Arc::new(probcut))
+                Searcher::try_new(Arc::new(eval), hash, threads)
+                    .unwrap_or_else(|e| {
+                        eprintln!("wedge: {e}");
+                        std::process::exit(1)
+                    })
+                    .with_probcut(Arc::new(probcut))
             },
             options,
             sink,
@@ -545,7 +550,7 @@ fn build_searcher(common: &Common) -> Result<Searcher<PatternEval>, String> {
     let eval = load_evaluation(common)?;
     let probcut = load_probcut(common)?;
     Ok(
-        Searcher::new(Arc::new(eval), common.hash as usize, common.threads())
+        Searcher::try_new(Arc::new(eval), common.hash as usize, common.threads())?
             .with_probcut(Arc::new(probcut)),
     )
 }

@@ -211,13 +211,15 @@ impl<E: Evaluator> Context<'_, E> {
                 return v;
             }
         }
-        let ordering_evaluates =
-            n >= END_SORT_SEARCH_MIN || (n >= END_EVAL_ORDER_MIN && list.len() > 2);
-        if state.is_none() && ordering_evaluates {
+        // How the moves are ordered: by shallow searches high up, by fastest-first plus the
+        // children's evaluations in the middle, by fastest-first alone below (or for two moves).
+        let by_search = n >= END_SORT_SEARCH_MIN;
+        let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && list.len() > 2;
+        if state.is_none() && (by_search || by_evaluation) {
             state = Some(self.eval.state(&board));
         }
         match state.as_ref() {
-            Some(state) if n >= END_SORT_SEARCH_MIN => {
+            Some(state) if by_search => {
                 // Measured on FFO #40-#47 with the trained weights: one ply more than
                 // (n - 18) / 3 saves about 12% of the nodes. One ply per two empties instead
                 // ((n - 17) / 2 + 1), one thread: #40-#49 26.9 s either way, #50-#54 336.9 s
@@ -234,7 +236,7 @@ impl<E: Evaluator> Context<'_, E> {
                 );
                 list.boost(tt_move);
             }
-            Some(state) if n >= END_EVAL_ORDER_MIN && list.len() > 2 => {
+            Some(state) if by_evaluation => {
                 list.score_endgame(player, opponent, tt_move);
                 self.add_child_evaluations(player, opponent, state, &mut list, tt_move);
             }

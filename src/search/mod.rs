@@ -42,14 +42,21 @@ pub struct Searcher<E: Evaluator> {
 }
 
 impl<E: Evaluator> Searcher<E> {
+    /// A searcher with a table of `hash_mb` MB fixed in the code (see [`Searcher::try_new`]).
     pub fn new(eval: Arc<E>, hash_mb: usize, threads: usize) -> Self {
-        Searcher {
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
+        Searcher::try_new(eval, hash_mb, threads).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with a table of `hash_mb` MB as a user asked, failing with a message when
+    /// the system refuses that memory.
+    pub fn try_new(eval: Arc<E>, hash_mb: usize, threads: usize) -> Result<Self, String> {
+        Ok(Searcher {
+            tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
             eval,
             probcut: Arc::new(ProbCutModel::empty()),
             book: None,
             threads: threads.max(1),
-        }
+        })
     }
 
     /// Uses `model` for Multi-ProbCut (searches with a selectivity level above 0).

@@ -73,48 +73,42 @@ struct Bucket([Slot; 4]);
 // below a page), so all-zero bytes are an empty bucket.
 unsafe impl ZeroedAtomics for Bucket {}
 
-/// Where the buckets live: a huge-page mapping, or ordinary memory when mapping fails.
-enum Buckets {
-    Mapped(TableMemory<Bucket>),
-    Heap(Box<[Bucket]>),
-}
-
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-
-    #[inline(always)]
-    fn deref(&self) -> &[Bucket] {
-        match self {
-            Buckets::Mapped(m) => m,
-            Buckets::Heap(b) => b,
-        }
-    }
-}
-
 /// The shared table. Sized in MB at creation; `clear` empties it, `new_search` ages it.
 pub struct TranspositionTable {
-    buckets: Buckets,
+    buckets: TableMemory<Bucket>,
     mask: usize,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of at most `megabytes` MB (rounded down to a power of two buckets, at least 1024).
+    /// A table of at most `megabytes` MB (rounded down to a power of two buckets, at least
+    /// 1024). For sizes fixed in the code; a size a user chose goes through
+    /// [`TranspositionTable::try_new`].
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) * 1024 * 1024;
+        TranspositionTable::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`TranspositionTable::new`], failing with a message when the system refuses the
+    /// memory.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
         let mut n = 1024usize;
-        while n * 2 * std::mem::size_of::<Bucket>() <= bytes {
+        while (n * 2)
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .is_some_and(|b| b <= bytes)
+        {
             n *= 2;
         }
-        let buckets = match TableMemory::new(n) {
-            Some(m) => Buckets::Mapped(m),
-            None => Buckets::Heap((0..n).map(|_| Bucket::default()).collect()),
-        };
-        TranspositionTable {
+        let buckets = TableMemory::new(n).map_err(|e| {
+            format!(
+                "cannot get {megabytes} MB for the transposition table ({e}); try a smaller --hash"
+            )
+        })?;
+        Ok(TranspositionTable {
             buckets,
             mask: n - 1,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in bytes.
@@ -285,5 +279,13 @@ mod tests {
     fn bucket_is_two_cache_lines() {
         assert_eq!(std::mem::size_of::<Bucket>(), 128);
         assert!(TranspositionTable::new(16).size_bytes() <= 16 << 20);
+        // More memory than any machine has (or can address) is refused with a message.
+        let err = TranspositionTable::try_new(usize::MAX)
+            .err()
+            .expect("refused");
+        assert!(
+            err.contains("transposition table") && err.contains("--hash"),
+            "{err}"
+        );
     }
 }

@@ -26,17 +26,20 @@ pub struct TableMemory<T: ZeroedAtomics> {
 }
 
 impl<T: ZeroedAtomics> TableMemory<T> {
-    /// Maps `len` zeroed values; huge pages are asked for, not required. `None` when the
-    /// system refuses the mapping (the caller then allocates ordinary memory).
-    pub fn new(len: usize) -> Option<TableMemory<T>> {
-        let bytes = len.checked_mul(std::mem::size_of::<T>())?.max(1);
-        let map = memmap2::MmapMut::map_anon(bytes).ok()?;
+    /// Maps `len` zeroed values; huge pages are asked for, not required. Fails when the
+    /// system refuses the memory.
+    pub fn new(len: usize) -> std::io::Result<TableMemory<T>> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(|| std::io::Error::other("size overflows"))?
+            .max(1);
+        let map = memmap2::MmapMut::map_anon(bytes)?;
         #[cfg(target_os = "linux")]
         {
             // Advice only: without transparent huge pages the table works on small pages.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
-        Some(TableMemory {
+        Ok(TableMemory {
             map,
             len,
             _values: std::marker::PhantomData,
