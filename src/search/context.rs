@@ -1,6 +1,7 @@
 //! The per-thread search context: shared table, evaluation, stop flag and deadline, plus this
 //! thread's node counter. Every search routine is a method on it.
 
+use super::end_cache::EndCache;
 use super::parallel::SplitPool;
 use super::probcut::ProbCutModel;
 use super::tt::TranspositionTable;
@@ -38,6 +39,8 @@ pub struct Context<'a, E: Evaluator> {
     pub book_min_empties: u32,
     /// The root moves the search may choose from (all by default).
     pub root_moves: u64,
+    /// This thread's exact bounds for the deep endgame tier below the shared table.
+    pub end_cache: EndCache,
 }
 
 impl<'a, E: Evaluator> Context<'a, E> {
@@ -58,6 +61,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
             book: None,
             book_min_empties: 65,
             root_moves: u64::MAX,
+            end_cache: EndCache::default(),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The exact endgame solver above the last four empties: a shallow tier without table (parity
-//! order, no move generation) and a deep tier with the transposition table, fastest-first
+//! order, no move generation) and a deep tier with the transposition table (or, just above
+//! the shallow tier, the thread's own endgame cache), fastest-first
 //! ordering (plus the children's evaluations, or shallow searches higher up) and enhanced
 //! transposition cut-offs. All are null-window searches; the principal
 //! variation is searched by the midgame `pvs`, which runs exactly once the depth reaches the
@@ -25,7 +26,11 @@ pub const SHALLOW_MAX: u32 = 7;
 /// one thread, 256 MB table: FFO #50-#52 with the table from 8 empties 3,286 M nodes in
 /// 107.3 s, from 10 3,532 M in 79.9 s, from 11 3,790 M in 89.9 s, from 12 3,667 M in 93.4 s.
 /// With the children's evaluations in the ordering, #40-#49: from 9 (ETC from 10) 963.9 M
-/// nodes against 1,019.0 M, but 4 % slower.
+/// nodes against 1,019.0 M, but 4 % slower. Below it each thread keeps its own small cache
+/// ([`super::end_cache`]): #40-#49 1,019.0 M -> 936.6 M nodes, #45-#49 24.55 -> 23.97 s (four
+/// alternating rounds), `wedge bench` endgame 50.9 M -> 46.6 M nodes in the same time. With
+/// the table from 11 and the cache at 8-10: 984.8 M nodes, no faster on #40-#49, and on
+/// #50-#52 2,365 M nodes against 2,190 M.
 pub const END_TT_MIN: u32 = 10;
 
 /// At least this many empties: probe children in the table before searching (ETC); one more
@@ -176,22 +181,29 @@ impl<E: Evaluator> Context<'_, E> {
         let board = Board::new(player, opponent);
         let use_tt = n >= END_TT_MIN;
         let hash = if use_tt { board.hash() } else { 0 };
-        let mut tt_move = 64u8;
-        let entry = if use_tt {
-            self.tt.probe(&board, hash)
+        // What is known of the position: bounds (when deep and exact enough) and a best move,
+        // from the shared table, or below its reach from this thread's cache.
+        let known = if use_tt {
+            self.tt.probe(&board, hash).map(|d| {
+                let usable = d.is_usable(n as u8, self.selectivity);
+                (usable.then_some((d.lower as i32, d.upper as i32)), d.best)
+            })
         } else {
-            None
+            self.end_cache
+                .probe(player, opponent)
+                .map(|hit| (Some((hit.lower, hit.upper)), hit.best))
         };
-        if let Some(d) = entry {
-            if d.is_usable(n as u8, self.selectivity) {
-                if d.lower as i32 > alpha {
-                    return d.lower as i32;
+        let mut tt_move = 64u8;
+        if let Some((bounds, best)) = known {
+            if let Some((lower, upper)) = bounds {
+                if lower > alpha {
+                    return lower;
                 }
-                if (d.upper as i32) <= alpha {
-                    return d.upper as i32;
+                if upper <= alpha {
+                    return upper;
                 }
             }
-            tt_move = d.best;
+            tt_move = best;
         }
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
             return v;
@@ -266,17 +278,21 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        if !self.stopped && use_tt {
-            self.tt.store(
-                &board,
-                hash,
-                n as u8,
-                self.selectivity,
-                alpha,
-                alpha + 1,
-                best,
-                best_sq,
-            );
+        if !self.stopped {
+            if use_tt {
+                self.tt.store(
+                    &board,
+                    hash,
+                    n as u8,
+                    self.selectivity,
+                    alpha,
+                    alpha + 1,
+                    best,
+                    best_sq,
+                );
+            } else {
+                self.end_cache.store(player, opponent, alpha, best, best_sq);
+            }
         }
         best
     }

@@ -4,6 +4,7 @@
 //! asked.
 
 pub mod context;
+pub mod end_cache;
 pub mod endgame;
 pub mod last_moves;
 pub mod limits;
