@@ -19,25 +19,29 @@ use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::Evaluator;
 
-/// At most this many empties: the shallow tier (no table, no move list).
-pub const SHALLOW_MAX: u32 = 7;
-/// At least this many empties: the deep tier probes and stores the transposition table; below
-/// it a table access (a miss to memory, mostly) costs more than the nodes it saves. Measured,
-/// one thread, 256 MB table: FFO #50-#52 with the table from 8 empties 3,286 M nodes in
-/// 107.3 s, from 10 3,532 M in 79.9 s, from 11 3,790 M in 89.9 s, from 12 3,667 M in 93.4 s.
-/// With the children's evaluations in the ordering, #40-#49: from 9 (ETC from 10) 963.9 M
-/// nodes against 1,019.0 M, but 4 % slower. Below it each thread keeps its own small cache
-/// ([`super::end_cache`]): #40-#49 1,019.0 M -> 936.6 M nodes, #45-#49 24.55 -> 23.97 s (four
-/// alternating rounds), `wedge bench` endgame 50.9 M -> 46.6 M nodes in the same time. With
-/// the table from 11 and the cache at 8-10: 984.8 M nodes, no faster on #40-#49, and on
-/// #50-#52 2,365 M nodes against 2,190 M.
-pub const END_TT_MIN: u32 = 10;
+/// At most this many empties: the shallow tier (no table, no move list, parity order).
+/// Measured, one thread, with the thread's endgame cache below the shared table (FFO #40-#49
+/// nodes; #45-#49 seconds, two alternating rounds; #50-#52 seconds): shallow tier to 7 (cache
+/// at 8-9) 936.6 M, 23.59 s, 58.6 s; to 6 (cache from 7) 731.5 M, 22.30 s, 53.8 s; to 5
+/// 656.5 M, 22.44 s, 55.5 s. Without the cache 7 was the best (fastest-first ordering and a
+/// move list cost more than they save on nodes this small).
+pub const SHALLOW_MAX: u32 = 6;
+/// At least this many empties: the deep tier probes and stores the shared transposition
+/// table; below it each thread keeps its own small cache ([`super::end_cache`]), which stays
+/// in the core's caches where a table access is mostly a miss to memory. Measured, one
+/// thread, 256 MB table, shallow tier to 6: FFO #40-#49 with the table from 10 731.5 M nodes,
+/// from 11 751.3 M, from 12 757.7 M (#45-#49 about 1 % faster than from 11); #50-#52 from 11
+/// 1,704.6 M nodes in 54.0 s, from 12 1,664.6 M in 52.6 s, from 13 1,723.1 M in 53.1 s.
+/// (Before the cache, with the table alone from 10 empties: #40-#49 1,019.0 M nodes; from 9,
+/// 963.9 M but 4 % slower.)
+pub const END_TT_MIN: u32 = 12;
 
 /// At least this many empties: probe children in the table before searching (ETC); one more
-/// than [`END_TT_MIN`], so that the children probed can be in the table. Measured, one thread:
-/// FFO #40-#49 nodes from 10: 1,256.7 M, 11: 1,256.7 M, 12: 1,284.5 M, 14: 1,317.5 M, 18:
-/// 1,382.4 M; #50-#52 from 11: 3,122 M in 80.6 s, from 14: 3,532 M in 87.0 s.
-pub const ETC_MIN: u32 = 11;
+/// than [`END_TT_MIN`], so that the children probed can be in the table. Measured, one thread,
+/// with the table from 10: FFO #40-#49 nodes from 10: 1,256.7 M, 11: 1,256.7 M, 12: 1,284.5 M,
+/// 14: 1,317.5 M, 18: 1,382.4 M; #50-#52 from 11: 3,122 M in 80.6 s, from 14: 3,532 M in
+/// 87.0 s.
+pub const ETC_MIN: u32 = END_TT_MIN + 1;
 
 /// At least this many empties (and below [`END_SORT_SEARCH_MIN`], where shallow searches
 /// order): the deep tier adds each child's static evaluation to its fastest-first score.

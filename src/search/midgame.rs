@@ -3,7 +3,6 @@
 //! when the depth reaches the end of the game.
 
 use super::context::Context;
-use super::endgame::SHALLOW_MAX;
 use super::last_moves::final_score;
 use super::limits::Selectivity;
 use super::ordering::{MoveList, CORNERS};
@@ -375,4 +374,4 @@ pub fn sort_depth_for(depth: u32) -> u32 {
 /// Empties from which endgame nodes order their moves by shallow searches (below, by
 /// fastest-first plus the children's evaluations). FFO #40-#49 nodes: from 16 1,082.0 M, 18
 /// 1,019.3 M, 20 1,022.0 M.
-pub const END_SORT_SEARCH_MIN: u32 = SHALLOW_MAX + 11;
+pub const END_SORT_SEARCH_MIN: u32 = 18;
