@@ -50,8 +50,10 @@ pub const ETC_MIN: u32 = END_TT_MIN + 1;
 /// 1,018.9 M, from 9 983.1 M (weight 8; from 9 the evaluations cost more time than the nodes
 /// save); the evaluation alone without fastest-first: from 14 1,264.0 M, from 12 1,330.7 M.
 /// Time on #45-#49, three alternating rounds: without 35.6 / 30.3 / 28.5 s, from 11 30.2 /
-/// 30.3 / 26.4 s.
-pub const END_EVAL_ORDER_MIN: u32 = 11;
+/// 30.3 / 26.4 s. With the endgame cache at 7-11 empties: #40-#49 from 10 744.5 M nodes, 11
+/// 757.7 M, 12 774.7 M; #45-#49 (two rounds) from 11 20.82 s, 12 20.19 s, 13 20.42 s; #50-#52
+/// from 11 1,664.6 M nodes in 53.3 s, from 12 1,706.5 M in 51.9 s.
+pub const END_EVAL_ORDER_MIN: u32 = 12;
 /// Ordering score per disc of the child's evaluation, against fastest-first's 64 per opponent
 /// reply. Measured (FFO #40-#49 nodes, from 11 empties): 8: 1,018.9 M, 16: 1,034.5 M; from
 /// 12: 4: 1,082.4 M, 8: 1,046.5 M; from 9: 8: 983.1 M, 16: 1,015.2 M, 32: 1,125.4 M.
