@@ -65,6 +65,9 @@ pub const SPLIT_MIN: u32 = 14;
 /// At least this many empties: a selective solve (selectivity above 0) tries Multi-ProbCut,
 /// predicting the exact score from a shallow search with the model's pair for depth = empties.
 pub const END_PROBCUT_MIN: u32 = 12;
+// The endgame cache keeps every result below the shared table as exact: no node there may
+// be cut by ProbCut.
+const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
 
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
 /// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties).
