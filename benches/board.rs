@@ -62,6 +62,14 @@ fn bench_board(c: &mut Criterion) {
             })
         })
     });
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    g.bench_function("bmi2", |bch| {
+        bch.iter(|| {
+            moves.iter().fold(0u64, |acc, (b, s)| {
+                acc ^ flip::flips_bmi2(s.index(), black_box(b.player), b.opponent)
+            })
+        })
+    });
     g.finish();
 
     c.bench_function("canonical", |bch| {

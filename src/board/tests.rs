@@ -33,9 +33,31 @@ fn fast_kernels_match_portable_on_a_million_positions() {
                 "{sq}\n{b}"
             );
             assert_eq!(f != 0, fast & sq.bit() != 0, "{sq}\n{b}");
+            each_compiled_kernel(i, b.player, b.opponent, f);
         }
     });
     assert!(positions >= 1_000_000, "only {positions} positions");
+}
+
+/// Every SIMD flip kernel this build compiles (not only the selected one) gives `expected`.
+fn each_compiled_kernel(sq: usize, p: u64, o: u64, expected: u64) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    assert_eq!(
+        flip::flips_bmi2(sq, p, o),
+        expected,
+        "bmi2 sq {sq} {p:#x} {o:#x}"
+    );
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512vl",
+        target_feature = "avx512cd"
+    ))]
+    assert_eq!(
+        flip::flips_avx512(sq, p, o),
+        expected,
+        "avx512 sq {sq} {p:#x} {o:#x}"
+    );
+    let _ = (sq, p, o, expected);
 }
 
 #[test]
@@ -72,6 +94,7 @@ fn kernels_match_reference_on_dense_random_boards() {
             let r = reference::flips(sq.index(), p, o);
             assert_eq!(flip::flips(sq.index(), p, o), r);
             assert_eq!(flip::flips_portable(sq.index(), p, o), r);
+            each_compiled_kernel(sq.index(), p, o, r);
         }
     }
 }

@@ -1,0 +1,78 @@
+//! AVX-512 (VL + CD) flip kernel: the eight rays from the move square are handled four at a
+//! time in two 256-bit vectors. On a ray leaving towards higher squares the first square that is
+//! not the opponent's is the lowest set bit of `!opponent & ray`; on a ray towards lower squares
+//! it is the highest, found with the vector leading-zero count. When that square holds a
+//! player disc, the ray's squares between it and the move are flipped.
+
+use std::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_load_si256, _mm256_lzcnt_epi64, _mm256_maskz_sub_epi64,
+    _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64,
+    _mm256_srlv_epi64, _mm256_sub_epi64, _mm256_test_epi64_mask, _mm_cvtsi128_si64,
+    _mm_extract_epi64, _mm_or_si128,
+};
+
+/// Four rays of one square, aligned for a vector load.
+#[repr(C, align(32))]
+struct Rays([u64; 4]);
+
+/// Per square: the rays towards higher squares (east, north-west, north, north-east in index
+/// steps +1, +7, +8, +9), the square itself excluded.
+static RAYS_UP: [Rays; 64] = build_rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
+/// Per square: the rays towards lower squares (steps -1, -7, -8, -9).
+static RAYS_DOWN: [Rays; 64] = build_rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
+
+const fn build_rays(dirs: [(i32, i32); 4]) -> [Rays; 64] {
+    let mut t = [const { Rays([0; 4]) }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut k = 0;
+        while k < 4 {
+            let (dc, dr) = dirs[k];
+            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                t[sq].0[k] |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Discs flipped when `player` plays on the empty square `sq`.
+#[inline]
+pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
+    // SAFETY: this module is compiled only when the build enables AVX-512 F, VL and CD (and
+    // AVX2), so every intrinsic exists on the target CPU; the two loads read a 32-byte aligned
+    // `Rays` of a static table indexed by a square below 64 (the index is bounds-checked).
+    unsafe {
+        let up = _mm256_load_si256(RAYS_UP[sq].0.as_ptr() as *const __m256i);
+        let down = _mm256_load_si256(RAYS_DOWN[sq].0.as_ptr() as *const __m256i);
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+
+        // Upwards: the lowest non-opponent square of each ray; flips are the ray below it.
+        let free = _mm256_andnot_si256(o, up);
+        let first = _mm256_and_si256(free, _mm256_sub_epi64(zero, free));
+        let outflank = _mm256_and_si256(first, p);
+        let found = _mm256_test_epi64_mask(outflank, outflank);
+        let below = _mm256_maskz_sub_epi64(found, outflank, _mm256_set1_epi64x(1));
+        let flipped_up = _mm256_and_si256(below, up);
+
+        // Downwards: the highest non-opponent square; flips are the ray above it. A ray with
+        // none has 64 leading zeros, and a variable shift by 64 gives 0.
+        let free = _mm256_andnot_si256(o, down);
+        let first = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(free));
+        let outflank = _mm256_and_si256(first, p);
+        let above = _mm256_slli_epi64(_mm256_sub_epi64(zero, outflank), 1);
+        let flipped_down = _mm256_and_si256(above, down);
+
+        let f = _mm256_or_si256(flipped_up, flipped_down);
+        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
+        (_mm_cvtsi128_si64(f) | _mm_extract_epi64(f, 1)) as u64
+    }
+}
