@@ -72,8 +72,9 @@ const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
 /// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties).
 #[inline(always)]
-fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
-    if alpha >= 2 * n as i32 - 2 {
+pub(super) fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
+    // The cap can only reach alpha when the opponent has at least (64 - alpha) / 2 discs.
+    if alpha >= 2 * n as i32 - 2 && 2 * opponent.count_ones() as i32 >= 64 - alpha {
         let cap = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
         if cap <= alpha {
             return Some(cap);

@@ -182,6 +182,9 @@ impl<E: Evaluator> Context<'_, E> {
     /// Four empties; null window around `alpha`.
     pub fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
         self.nodes += 1;
+        if let Some(v) = super::endgame::stability_cut(player, opponent, alpha, 4) {
+            return v;
+        }
         let sq = parity_order_4(!(player | opponent));
         if let Some(v) = self.moves_4(player, opponent, alpha, sq) {
             return v;

@@ -2,57 +2,65 @@
 //! over all 3^8 edge states, discs on filled lines, then propagation from stable neighbours.
 //! The count bounds the final score, which lets the endgame cut hopeless branches.
 
-use std::sync::OnceLock;
-
 /// `EDGE[p * 256 + o]`: the stable discs of `p` on one edge line (bits 0..8) for that state.
-fn edge_table() -> &'static [u8] {
-    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    TABLE.get_or_init(build_edge_table)
-}
+static EDGE: [u8; 65536] = build_edge_table();
 
 /// Flips on one 8-square line when `p` plays at `x`.
-fn line_flips(p: u8, o: u8, x: u32) -> u8 {
+const fn line_flips(p: u8, o: u8, x: u32) -> u8 {
     let mut f = 0u8;
-    for dir in [1i32, -1] {
+    let mut dir = -1i32;
+    while dir <= 1 {
         let mut run = 0u8;
         let mut i = x as i32 + dir;
-        while (0..8).contains(&i) && o & (1 << i) != 0 {
+        while i >= 0 && i < 8 && o & (1 << i) != 0 {
             run |= 1 << i;
             i += dir;
         }
-        if (0..8).contains(&i) && p & (1 << i) != 0 {
+        if i >= 0 && i < 8 && p & (1 << i) != 0 {
             f |= run;
         }
+        dir += 2;
     }
     f
 }
 
-fn build_edge_table() -> Vec<u8> {
-    let mut table = vec![0u8; 65536];
-    // States in order of fewer empties first, so every child is known before its parent.
-    let mut states: Vec<(u8, u8)> = Vec::with_capacity(6561);
-    for p in 0..=255u8 {
-        for o in 0..=255u8 {
-            if p & o == 0 {
-                states.push((p, o));
+const fn build_edge_table() -> [u8; 65536] {
+    let mut table = [0u8; 65536];
+    // States in order of fewer empties first, so every child is known before its parent; a
+    // state is a base-3 number (0 empty, 1 `p`, 2 `o` per square).
+    let mut empties = 0;
+    while empties <= 8 {
+        let mut code = 0;
+        while code < 6561 {
+            let (mut p, mut o, mut c, mut x) = (0u8, 0u8, code, 0);
+            while x < 8 {
+                match c % 3 {
+                    1 => p |= 1 << x,
+                    2 => o |= 1 << x,
+                    _ => {}
+                }
+                c /= 3;
+                x += 1;
             }
-        }
-    }
-    states.sort_by_key(|&(p, o)| 8 - (p | o).count_ones());
-    for (p, o) in states {
-        let empty = !(p | o);
-        let mut stable = p;
-        for x in 0..8 {
-            if empty & (1 << x) == 0 {
-                continue;
+            let empty = !(p | o);
+            if empty.count_ones() == empties {
+                let mut stable = p;
+                let mut x = 0;
+                while x < 8 {
+                    if empty & (1 << x) != 0 {
+                        let bit = 1u8 << x;
+                        let f = line_flips(p, o, x);
+                        stable &= table[((p | bit | f) as usize) << 8 | (o & !f) as usize];
+                        let g = line_flips(o, p, x);
+                        stable &= table[((p & !g) as usize) << 8 | (o | bit | g) as usize];
+                    }
+                    x += 1;
+                }
+                table[(p as usize) << 8 | o as usize] = stable;
             }
-            let bit = 1u8 << x;
-            let f = line_flips(p, o, x);
-            stable &= table[((p | bit | f) as usize) << 8 | (o & !f) as usize];
-            let g = line_flips(o, p, x);
-            stable &= table[((p & !g) as usize) << 8 | (o | bit | g) as usize];
+            code += 1;
         }
-        table[(p as usize) << 8 | o as usize] = stable;
+        empties += 1;
     }
     table
 }
@@ -92,7 +100,7 @@ fn byte_to_column(b: u8, shift: u32) -> u64 {
 /// Stable discs of `p` on the four edges.
 #[inline]
 fn edge_stable(p: u64, o: u64) -> u64 {
-    let t = edge_table();
+    let t = &EDGE;
     let top = t[((p & ROW_1) as usize) << 8 | (o & ROW_1) as usize] as u64;
     let bottom = (t[((p >> 56) as usize) << 8 | (o >> 56) as usize] as u64) << 56;
     let left = t[(column_to_byte(p, 0) as usize) << 8 | column_to_byte(o, 0) as usize];
