@@ -233,6 +233,22 @@ impl<E: Evaluator> Context<'_, E> {
                 return v;
             }
         }
+        // The table move first, before the others are ordered: it cuts most of the time, and
+        // then their ordering would be wasted.
+        let mut best = i32::MIN;
+        let mut best_sq = 64u8;
+        let mut first = 0;
+        if list.move_to_front(tt_move) {
+            let c = list.get(0);
+            let (np, no) = c.child(player, opponent);
+            best = -self.nws_end(np, no, -alpha - 1, n - 1);
+            best_sq = c.sq;
+            first = 1;
+            if best > alpha || list.len() == 1 {
+                self.store_end(&board, hash, n, alpha, best, best_sq);
+                return best;
+            }
+        }
         // How the moves are ordered: by shallow searches high up, by fastest-first plus the
         // children's evaluations in the middle, by fastest-first alone below (or for two moves).
         let by_search = n >= END_SORT_SEARCH_MIN;
@@ -249,14 +265,13 @@ impl<E: Evaluator> Context<'_, E> {
                 // -> 567.8 s, but #56 70.6 -> 199.7 s): no gain overall, not kept.
                 let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
                 self.score_by_search(
-                    player,
-                    opponent,
+                    &board,
                     state,
                     &mut list,
                     sort_depth,
                     sort_window(alpha, SORT_WINDOW),
+                    tt_move,
                 );
-                list.boost(tt_move);
             }
             Some(state) if by_evaluation => {
                 list.score_endgame(player, opponent, tt_move);
@@ -264,9 +279,7 @@ impl<E: Evaluator> Context<'_, E> {
             }
             _ => list.score_endgame(player, opponent, tt_move),
         }
-        let mut best = i32::MIN;
-        let mut best_sq = 64u8;
-        for i in 0..list.len() {
+        for i in first..list.len() {
             if i == 1 && n >= SPLIT_MIN && list.len() > 2 && self.can_split() {
                 let rest = list.sorted_from(1);
                 if let Some((v, sq)) = self.split(player, opponent, n, None, alpha, rest) {
@@ -288,23 +301,25 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        if !self.stopped {
-            if use_tt {
-                self.tt.store(
-                    &board,
-                    hash,
-                    n as u8,
-                    self.selectivity,
-                    alpha,
-                    alpha + 1,
-                    best,
-                    best_sq,
-                );
-            } else {
-                self.end_cache.store(player, opponent, alpha, best, best_sq);
-            }
-        }
+        self.store_end(&board, hash, n, alpha, best, best_sq);
         best
+    }
+
+    /// Stores a null-window result of the deep tier: in the shared table from
+    /// [`END_TT_MIN`] empties, below in the thread's cache; nothing once stopped.
+    #[inline(always)]
+    fn store_end(&mut self, board: &Board, hash: u64, n: u32, alpha: i32, best: i32, sq: u8) {
+        if self.stopped {
+            return;
+        }
+        if n >= END_TT_MIN {
+            let sel = self.selectivity;
+            self.tt
+                .store(board, hash, n as u8, sel, alpha, alpha + 1, best, sq);
+        } else {
+            self.end_cache
+                .store(board.player, board.opponent, alpha, best, sq);
+        }
     }
 
     /// Adds to fastest-first scores the children's static evaluations (lower for the

@@ -95,8 +95,7 @@ impl<E: Evaluator> Context<'_, E> {
         if exact {
             list.score_endgame(player, opponent, tt_move);
         } else {
-            self.order_mid(player, opponent, state, &mut list, depth, (-64, 64));
-            list.boost(tt_move);
+            self.order_mid(&board, state, &mut list, depth, (-64, 64), tt_move);
         }
         let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
         for i in 0..list.len() {
@@ -195,17 +194,30 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         let mut list = MoveList::new(player, opponent, moves);
-        self.order_mid(
-            player,
-            opponent,
-            state,
-            &mut list,
-            depth,
-            sort_window(alpha, self.ordering_window),
-        );
-        list.boost(tt_move);
-        let (mut best, mut best_sq) = (i32::MIN, 64u8);
-        for i in 0..list.len() {
+        // The table move first, before the others are ordered (it cuts most of the time).
+        let (mut best, mut best_sq, mut first) = (i32::MIN, 64u8, 0);
+        if list.move_to_front(tt_move) {
+            let c = list.get(0);
+            let (np, no) = c.child(player, opponent);
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
+            best = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
+            best_sq = c.sq;
+            first = 1;
+        }
+        if best <= alpha && first < list.len() {
+            self.order_mid(
+                &board,
+                state,
+                &mut list,
+                depth,
+                sort_window(alpha, self.ordering_window),
+                tt_move,
+            );
+        }
+        for i in first..list.len() {
+            if best > alpha {
+                break;
+            }
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
             let cs = self.eval.play(state, c.sq as usize, c.flips);
@@ -301,36 +313,41 @@ impl<E: Evaluator> Context<'_, E> {
     }
 
     /// Scores the moves of a midgame node: by shallow searches of the children (inside
-    /// `window`) at larger depths, by mobility otherwise. The caller then boosts the table move.
+    /// `window`) at larger depths, by mobility otherwise; the table move first.
     pub fn order_mid(
         &mut self,
-        player: u64,
-        opponent: u64,
+        board: &Board,
         state: &E::State,
         list: &mut MoveList,
         depth: u32,
         window: (i32, i32),
+        tt_move: u8,
     ) {
         if depth >= SORT_SEARCH_MIN_DEPTH {
             let sort_depth = sort_depth_for(depth);
-            self.score_by_search(player, opponent, state, list, sort_depth, window);
+            self.score_by_search(board, state, list, sort_depth, window, tt_move);
         } else {
-            list.score_mobility(player, opponent);
+            list.score_mobility(board.player, board.opponent);
         }
+        list.boost(tt_move);
     }
 
     /// Orders by the value of a `sort_depth` search of each child, mobility as tie-break.
     pub fn score_by_search(
         &mut self,
-        player: u64,
-        opponent: u64,
+        board: &Board,
         state: &E::State,
         list: &mut MoveList,
         sort_depth: u32,
         window: (i32, i32),
+        skip: u8,
     ) {
         for c in list.as_mut_slice() {
-            let (np, no) = c.child(player, opponent);
+            if c.sq == skip {
+                c.score = 1 << 30;
+                continue;
+            }
+            let (np, no) = c.child(board.player, board.opponent);
             if np == 0 {
                 c.score = 1 << 29; // wipe-out
                 continue;

@@ -81,6 +81,24 @@ impl MoveList {
         &self.items[..self.len]
     }
 
+    /// The candidate at position `i`.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> Candidate {
+        self.items[i]
+    }
+
+    /// Moves the candidate on `sq` (if in the list) to the front; says whether it was there.
+    #[inline]
+    pub fn move_to_front(&mut self, sq: u8) -> bool {
+        match self.as_slice().iter().position(|c| c.sq == sq) {
+            Some(k) => {
+                self.items.swap(0, k);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Moves the best-scored candidate among `i..` to position `i` and returns it
     /// (selection sort step: cheap when a cut-off comes early).
     #[inline(always)]
