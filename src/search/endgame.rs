@@ -20,6 +20,9 @@ use crate::board::Board;
 use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list, parity order).
+/// Re-measured with the AVX-512 flips, the stability cut-off at 4 empties and the table move
+/// first (FFO #40-#49, two alternating rounds): to 5 558.1 M nodes 19.2 / 19.3 s, to 6
+/// 628.8 M 19.7 / 18.9 s, to 7 783.3 M 20.4 / 20.6 s.
 /// Measured, one thread, with the thread's endgame cache below the shared table (FFO #40-#49
 /// nodes; #45-#49 seconds, two alternating rounds; #50-#52 seconds): shallow tier to 7 (cache
 /// at 8-9) 936.6 M, 23.59 s, 58.6 s; to 6 (cache from 7) 731.5 M, 22.30 s, 53.8 s; to 5
@@ -41,6 +44,8 @@ pub const END_TT_MIN: u32 = 12;
 /// with the table from 10: FFO #40-#49 nodes from 10: 1,256.7 M, 11: 1,256.7 M, 12: 1,284.5 M,
 /// 14: 1,317.5 M, 18: 1,382.4 M; #50-#52 from 11: 3,122 M in 80.6 s, from 14: 3,532 M in
 /// 87.0 s.
+/// (Probing the children in the thread's cache below that, from 10 empties: 628.8 M ->
+/// 618.7 M nodes, no faster; from 12: 626.8 M, 4 % slower. Not kept.)
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
 
 /// At least this many empties (and below [`END_SORT_SEARCH_MIN`], where shallow searches
@@ -70,7 +75,10 @@ pub const END_PROBCUT_MIN: u32 = 12;
 const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
 
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
-/// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties).
+/// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties), from
+/// 4 empties up. Measured, one thread, FFO #40-#49 (two alternating rounds): from 5 empties
+/// 774.7 M nodes, from 4 648.1 M and 3 % faster (with the disc-count test below; 0.5 % without
+/// it), from 3 604.8 M but no faster than from 4; from 2n - 4 640.6 M, no faster.
 #[inline(always)]
 pub(super) fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
     // The cap can only reach alpha when the opponent has at least (64 - alpha) / 2 discs.
