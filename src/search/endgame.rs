@@ -20,14 +20,14 @@ use crate::board::Board;
 use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list, parity order).
-/// Re-measured with the AVX-512 flips, the stability cut-off at 4 empties and the table move
-/// first (FFO #40-#49, two alternating rounds): to 5 558.1 M nodes 19.2 / 19.3 s, to 6
-/// 628.8 M 19.7 / 18.9 s, to 7 783.3 M 20.4 / 20.6 s.
 /// Measured, one thread, with the thread's endgame cache below the shared table (FFO #40-#49
 /// nodes; #45-#49 seconds, two alternating rounds; #50-#52 seconds): shallow tier to 7 (cache
 /// at 8-9) 936.6 M, 23.59 s, 58.6 s; to 6 (cache from 7) 731.5 M, 22.30 s, 53.8 s; to 5
 /// 656.5 M, 22.44 s, 55.5 s. Without the cache 7 was the best (fastest-first ordering and a
-/// move list cost more than they save on nodes this small).
+/// move list cost more than they save on nodes this small). Re-measured with the AVX-512
+/// flips, the stability cut-off at 4 empties and the table move first (FFO #40-#49, two
+/// alternating rounds): to 5 558.1 M nodes 19.2 / 19.3 s, to 6 628.8 M 19.7 / 18.9 s, to 7
+/// 783.3 M 20.4 / 20.6 s.
 pub const SHALLOW_MAX: u32 = 6;
 /// At least this many empties: the deep tier probes and stores the shared transposition
 /// table; below it each thread keeps its own small cache ([`super::end_cache`]), which stays

@@ -216,7 +216,7 @@ impl<E: Evaluator> Context<'_, E> {
         }
         for i in first..list.len() {
             if best > alpha {
-                break;
+                break; // the table move cut off
             }
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
@@ -332,7 +332,9 @@ impl<E: Evaluator> Context<'_, E> {
         list.boost(tt_move);
     }
 
-    /// Orders by the value of a `sort_depth` search of each child, mobility as tie-break.
+    /// Orders by the value of a `sort_depth` search of each child, mobility as tie-break; the
+    /// move on `skip` (the table move, searched already or to be searched first) goes first
+    /// without a search.
     pub fn score_by_search(
         &mut self,
         board: &Board,

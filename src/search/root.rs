@@ -49,8 +49,11 @@ const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// 1,393 M, 95 % 1,385 M (the passes cost time in evaluations). With the children's
 /// evaluations in the endgame ordering, on #50-#52 (26-27 empties): 95 % 2,685 M nodes 74.0 s,
 /// 87+95 % 2,723 M 72.2 s, 95+98 % 2,356 M 69.4 s, 95+98+99 % 2,299 M 73.1 s; #40-#49: 95 %
-/// 1,019.3 M, 95+98 % 1,019.0 M.
-const SELECTIVE_SOLVE_PASSES: &[u8] = &[3, 2];
+/// 1,019.3 M, 95+98 % 1,019.0 M. With the table move searched before the others are ordered
+/// (one thread, seconds, two alternating rounds): #40-#49 95+98 % 19.85 / 19.29, 95 % 18.02 /
+/// 18.06, 98 % 21.82, 87+98 % 18.69; #50-#52 95+98 % 43.5 / 42.0, 95 % 42.2 / 42.0; #53 95+98 %
+/// 2,695.2 M nodes 74.0 s, 95 % 2,945.9 M 71.6 s (more nodes, fewer of them evaluated).
+const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
 /// Solves with fewer empties go straight to the exact pass after a presearch to
 /// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end: the pass and the shorter presearch
 /// cost more than they save there (`wedge bench`'s ten solves of 19-20 empties: 53.9 M nodes
