@@ -1,8 +1,10 @@
 //! Exact solving of the last 1 to 4 empties: no move generation (a square is tried only when it
 //! touches an opponent disc), quadrant-parity order, and the final empty scored by counting the
-//! flips without making the move. All are null-window (fail-soft) searches around `alpha`.
+//! flips without making the move; four empties also try the stability cut-off. All are
+//! null-window (fail-soft) searches around `alpha`.
 
 use super::context::Context;
+use super::endgame::stability_cut;
 use crate::board::flip::{flips, last_flip_count};
 use crate::eval::Evaluator;
 
@@ -182,7 +184,7 @@ impl<E: Evaluator> Context<'_, E> {
     /// Four empties; null window around `alpha`.
     pub fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
         self.nodes += 1;
-        if let Some(v) = super::endgame::stability_cut(player, opponent, alpha, 4) {
+        if let Some(v) = stability_cut(player, opponent, alpha, 4) {
             return v;
         }
         let sq = parity_order_4(!(player | opponent));
