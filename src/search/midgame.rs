@@ -204,6 +204,7 @@ impl<E: Evaluator> Context<'_, E> {
             best_sq = c.sq;
             first = 1;
         }
+        // The others, ordered, unless the table move cut off.
         if best <= alpha && first < list.len() {
             self.order_mid(
                 &board,
@@ -213,20 +214,17 @@ impl<E: Evaluator> Context<'_, E> {
                 sort_window(alpha, self.ordering_window),
                 tt_move,
             );
-        }
-        for i in first..list.len() {
-            if best > alpha {
-                break; // the table move cut off
-            }
-            let c = list.pick(i);
-            let (np, no) = c.child(player, opponent);
-            let cs = self.eval.play(state, c.sq as usize, c.flips);
-            let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
-            if v > best {
-                best = v;
-                best_sq = c.sq;
-                if v > alpha {
-                    break;
+            for i in first..list.len() {
+                let c = list.pick(i);
+                let (np, no) = c.child(player, opponent);
+                let cs = self.eval.play(state, c.sq as usize, c.flips);
+                let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
+                if v > best {
+                    best = v;
+                    best_sq = c.sq;
+                    if v > alpha {
+                        break;
+                    }
                 }
             }
         }
