@@ -86,3 +86,34 @@ fn two_threads_give_the_same_scores() {
     let two = solve_all(subset, SolveMode::Exact, 2);
     assert_eq!(scores(&one), scores(&two));
 }
+
+/// A selective pass at full depth (as before an exact solve) prunes by ProbCut inside the
+/// endgame search, so what it stores must carry its selectivity: entries claiming to be exact
+/// were once used as exact bounds by the exact pass and gave FFO #50 a wrong score (+8, not
+/// +10) with 73 %, 87 % and 95 % passes.
+#[test]
+fn selective_full_depth_results_are_not_stored_as_exact() {
+    use std::sync::atomic::AtomicBool;
+    use wedge::search::context::Context;
+    use wedge::search::probcut::ProbCutModel;
+    use wedge::search::tt::TranspositionTable;
+    let eval = shipped_eval();
+    let model_path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/default.probcut");
+    let model = ProbCutModel::load(std::path::Path::new(model_path)).expect("model loads");
+    // The three positions with the most empties, deep enough for the endgame's
+    // ProbCut (from 12 empties).
+    let mut entries = suite("fforum-20-39.obf");
+    entries.sort_by_key(|e| std::cmp::Reverse(e.position.board.empty_count()));
+    for entry in &entries[..3] {
+        let board = entry.position.board;
+        let n = board.empty_count();
+        assert!(n >= 20);
+        let tt = TranspositionTable::new(16);
+        let stop = AtomicBool::new(false);
+        let mut ctx = Context::new(&tt, &eval, &stop).with_probcut(&model);
+        ctx.selectivity = 5; // 73 %: the least sure level
+        ctx.pvs_mid(board.player, board.opponent, -64, 64, n);
+        let root = tt.probe(&board, board.hash()).expect("the root is stored");
+        assert_eq!((root.depth as u32, root.selectivity), (n, 5));
+    }
+}

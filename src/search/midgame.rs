@@ -7,7 +7,6 @@ use super::last_moves::final_score;
 use super::limits::Selectivity;
 use super::ordering::{MoveList, CORNERS};
 use super::probcut;
-use super::tt::NO_SELECTIVITY;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::Evaluator;
@@ -124,12 +123,10 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         if !self.stopped {
-            // An exact result holds whatever pruning the caller's iteration allows.
-            let sel = if exact {
-                NO_SELECTIVITY
-            } else {
-                self.selectivity
-            };
+            // Stored with the iteration's selectivity even when the depth reaches the end: a
+            // selective pass prunes by ProbCut inside the endgame search below, so its "exact"
+            // results are estimates (stored as exact, they once gave a wrong final score).
+            let sel = self.selectivity;
             self.tt
                 .store(&board, hash, depth as u8, sel, alpha, beta, best, best_sq);
         }
