@@ -92,7 +92,7 @@ impl<E: Evaluator> Context<'_, E> {
         });
         let mut list = MoveList::new(player, opponent, moves);
         if exact {
-            list.score_endgame(player, opponent, tt_move);
+            list.score_endgame(player, opponent, tt_move, true);
         } else {
             self.order_mid(&board, state, &mut list, depth, (-64, 64), tt_move);
         }

@@ -121,9 +121,10 @@ impl MoveList {
     }
 
     /// Fastest-first scores for the endgame: few replies for the opponent (corners counted
-    /// twice), few potential replies, odd quadrants first; the table move before all.
+    /// twice), few potential replies (when `potential`), odd quadrants first; the table move
+    /// before all.
     #[inline]
-    pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: u8) {
+    pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: u8, potential: bool) {
         let odd = odd_quadrants(!(player | opponent));
         for c in self.as_mut_slice() {
             if c.sq == tt_move {
@@ -133,9 +134,11 @@ impl MoveList {
             let (np, no) = c.child(player, opponent);
             let replies = legal_moves(np, no);
             let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            let potential = potential_moves(np, no).count_ones() as i32;
             let parity = (odd & c.bit() != 0) as i32;
-            c.score = -mobility * 64 - potential * 8 + parity * 16 + SQUARE_BONUS[c.sq as usize];
+            c.score = -mobility * 64 + parity * 16 + SQUARE_BONUS[c.sq as usize];
+            if potential {
+                c.score -= potential_moves(np, no).count_ones() as i32 * 8;
+            }
         }
     }
 }
