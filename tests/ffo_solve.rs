@@ -117,3 +117,39 @@ fn selective_full_depth_results_are_not_stored_as_exact() {
         assert_eq!((root.depth as u32, root.selectivity), (n, 5));
     }
 }
+
+/// The same for the root: a solve stopped after its selective pass (as a timed search may be)
+/// leaves the root stored with that pass's selectivity, so a later search reaching this
+/// position as a child cannot take the estimate for an exact bound.
+#[test]
+fn a_solve_stopped_after_its_selective_pass_leaves_no_exact_root() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Instant;
+    use wedge::search::context::Context;
+    use wedge::search::probcut::ProbCutModel;
+    use wedge::search::root::iterate;
+    use wedge::search::tt::TranspositionTable;
+    let eval = shipped_eval();
+    let model_path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/default.probcut");
+    let model = ProbCutModel::load(std::path::Path::new(model_path)).expect("model loads");
+    let mut entries = suite("fforum-20-39.obf");
+    entries.sort_by_key(|e| std::cmp::Reverse(e.position.board.empty_count()));
+    let board = entries[0].position.board;
+    let n = board.empty_count();
+    assert!(n >= 21, "large enough for the selective pass");
+    let tt = TranspositionTable::new(16);
+    let stop = AtomicBool::new(false);
+    let mut ctx = Context::new(&tt, &eval, &stop).with_probcut(&model);
+    let mut selective = None;
+    let limits = Limits::solve(SolveMode::Exact);
+    iterate(&mut ctx, &board, &limits, None, Instant::now(), &mut |r| {
+        if r.depth == n && r.solved.is_none() {
+            selective = Some(r.selectivity.0);
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    let selective = selective.expect("a selective pass at full depth ran");
+    assert!(selective > 0);
+    let root = tt.probe(&board, board.hash()).expect("the root is stored");
+    assert_eq!((root.depth as u32, root.selectivity), (n, selective));
+}

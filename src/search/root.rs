@@ -243,9 +243,11 @@ fn root_pvs<E: Evaluator>(
     }
     let best_sq = roots[0].sq;
     if !ctx.stopped {
+        // With the pass's selectivity: a selective pass at full depth is no solve.
         let hash = board.hash();
+        let sel = ctx.selectivity;
         ctx.tt
-            .store(board, hash, depth as u8, 0, alpha, beta, best, best_sq);
+            .store(board, hash, depth as u8, sel, alpha, beta, best, best_sq);
     }
     Some(best)
 }
