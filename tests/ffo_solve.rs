@@ -1,10 +1,17 @@
 //! FFO endgame suites #1-#39 solved exactly (best move and score checked against the file),
-//! win/loss/draw agreeing in sign, and two threads giving the same scores.
+//! win/loss/draw agreeing in sign, two threads giving the same scores, and selective passes
+//! at full depth never leaving their estimates in the table as exact results.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 use wedge::eval::PatternEval;
 use wedge::formats::{parse_obf_file, ObfEntry};
+use wedge::search::context::Context;
+use wedge::search::probcut::ProbCutModel;
+use wedge::search::root::iterate;
+use wedge::search::tt::TranspositionTable;
 use wedge::search::{Limits, Searcher, SolveMode};
 use wedge::tools::solve::solve_entries;
 
@@ -87,24 +94,28 @@ fn two_threads_give_the_same_scores() {
     assert_eq!(scores(&one), scores(&two));
 }
 
+/// The shipped Multi-ProbCut model (selective passes prune with it).
+fn shipped_probcut() -> ProbCutModel {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/default.probcut");
+    ProbCutModel::load(std::path::Path::new(path)).expect("weights/default.probcut loads")
+}
+
+/// The FFO #20-#39 positions, most empties first (the deepest are deep enough for the
+/// endgame's ProbCut, from 12 empties, and for a solve's selective pass, from 21).
+fn deepest_first() -> Vec<ObfEntry> {
+    let mut entries = suite("fforum-20-39.obf");
+    entries.sort_by_key(|e| std::cmp::Reverse(e.position.board.empty_count()));
+    entries
+}
+
 /// A selective pass at full depth (as before an exact solve) prunes by ProbCut inside the
 /// endgame search, so what it stores must carry its selectivity: entries claiming to be exact
 /// were once used as exact bounds by the exact pass and gave FFO #50 a wrong score (+8, not
 /// +10) with 73 %, 87 % and 95 % passes.
 #[test]
 fn selective_full_depth_results_are_not_stored_as_exact() {
-    use std::sync::atomic::AtomicBool;
-    use wedge::search::context::Context;
-    use wedge::search::probcut::ProbCutModel;
-    use wedge::search::tt::TranspositionTable;
-    let eval = shipped_eval();
-    let model_path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/default.probcut");
-    let model = ProbCutModel::load(std::path::Path::new(model_path)).expect("model loads");
-    // The three positions with the most empties, deep enough for the endgame's
-    // ProbCut (from 12 empties).
-    let mut entries = suite("fforum-20-39.obf");
-    entries.sort_by_key(|e| std::cmp::Reverse(e.position.board.empty_count()));
-    for entry in &entries[..3] {
+    let (eval, model) = (shipped_eval(), shipped_probcut());
+    for entry in &deepest_first()[..3] {
         let board = entry.position.board;
         let n = board.empty_count();
         assert!(n >= 20);
@@ -123,18 +134,8 @@ fn selective_full_depth_results_are_not_stored_as_exact() {
 /// position as a child cannot take the estimate for an exact bound.
 #[test]
 fn a_solve_stopped_after_its_selective_pass_leaves_no_exact_root() {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::Instant;
-    use wedge::search::context::Context;
-    use wedge::search::probcut::ProbCutModel;
-    use wedge::search::root::iterate;
-    use wedge::search::tt::TranspositionTable;
-    let eval = shipped_eval();
-    let model_path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/default.probcut");
-    let model = ProbCutModel::load(std::path::Path::new(model_path)).expect("model loads");
-    let mut entries = suite("fforum-20-39.obf");
-    entries.sort_by_key(|e| std::cmp::Reverse(e.position.board.empty_count()));
-    let board = entries[0].position.board;
+    let (eval, model) = (shipped_eval(), shipped_probcut());
+    let board = deepest_first()[0].position.board;
     let n = board.empty_count();
     assert!(n >= 21, "large enough for the selective pass");
     let tt = TranspositionTable::new(16);

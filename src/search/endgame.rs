@@ -45,7 +45,10 @@ pub const END_TT_MIN: u32 = 12;
 /// 14: 1,317.5 M, 18: 1,382.4 M; #50-#52 from 11: 3,122 M in 80.6 s, from 14: 3,532 M in
 /// 87.0 s.
 /// (Probing the children in the thread's cache below that, from 10 empties: 628.8 M ->
-/// 618.7 M nodes, no faster; from 12: 626.8 M, 4 % slower. Not kept.)
+/// 618.7 M nodes, no faster; from 12: 626.8 M, 4 % slower. Not kept.) From 15, as
+/// Egaroucid's 16: 670.6 M -> 685.1 M nodes, no faster. Also skipping the children that the
+/// table shows failing low (not only cutting on one that fails high): 647.37 M -> 647.18 M
+/// nodes; not kept.
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
 
 /// At least this many empties (and below [`END_SORT_SEARCH_MIN`], where shallow searches
@@ -265,6 +268,9 @@ impl<E: Evaluator> Context<'_, E> {
         }
         // How the moves are ordered: by shallow searches high up, by fastest-first plus the
         // children's evaluations in the middle, by fastest-first alone below (or for two moves).
+        // (Skipping the ordering at nodes expected to fail low, every child of a cut node:
+        // FFO #40-#49 647 M -> 2,136 M nodes; by parity and square alone there 1,477 M. The
+        // expectation is wrong often enough that unordered moves cost far more than ordering.)
         let by_search = n >= END_SORT_SEARCH_MIN;
         let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && list.len() > 2;
         if state.is_none() && (by_search || by_evaluation) {

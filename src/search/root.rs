@@ -53,6 +53,11 @@ const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// (one thread, seconds, two alternating rounds): #40-#49 95+98 % 19.85 / 19.29, 95 % 18.02 /
 /// 18.06, 98 % 21.82, 87+98 % 18.69; #50-#52 95+98 % 43.5 / 42.0, 95 % 42.2 / 42.0; #53 95+98 %
 /// 2,695.2 M nodes 74.0 s, 95 % 2,945.9 M 71.6 s (more nodes, fewer of them evaluated).
+/// Re-measured once the passes' full-depth results were no longer stored as exact (they had
+/// been, wrongly, and the exact pass had used them as bounds), FFO #40-#49 nodes: 95 %
+/// 668.4 M, 98 % 707.1 M, 95+98 % 656.5 M, 87+95 % 643.0 M, 87+98 % 635.1 M, 87+95+98 %
+/// 629.3 M; seconds (alternating) 95 % 19.8 / 18.6 against 87+95 % 19.1 / 18.5, but #50-#53
+/// 123.1 s against 124.3 s (#53 79.5 against 82.4 s), so the deeper solves keep 95 % alone.
 const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
 /// Solves with fewer empties go straight to the exact pass after a presearch to
 /// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end: the pass and the shorter presearch
@@ -170,6 +175,9 @@ fn search_iteration<E: Evaluator>(
         Some(SolveMode::WinLossDraw) => (-1, 1),
         _ => (-64, 64),
     };
+    // The exact pass keeps the full window: an aspiration window of 1, 2 or 4 discs around
+    // the selective pass's score gave FFO #40-#49 667.9 M, 668.6 M and 670.6 M nodes against
+    // 670.6 M, no faster.
     let (mut alpha, mut beta) = match (guess, mode) {
         (Some(g), None) if depth >= 5 => ((g - ASPIRATION).max(lo), (g + ASPIRATION).min(hi)),
         _ => (lo, hi),
