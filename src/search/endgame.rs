@@ -48,7 +48,7 @@ pub const END_TT_MIN: u32 = 12;
 /// 618.7 M nodes, no faster; from 12: 626.8 M, 4 % slower. Not kept.) From 15, as
 /// Egaroucid's 16: 670.6 M -> 685.1 M nodes, no faster. Also skipping the children that the
 /// table shows failing low (not only cutting on one that fails high): 647.37 M -> 647.18 M
-/// nodes; not kept.
+/// nodes (before the selectivity fix); not kept.
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
 
 /// At least this many empties (and below [`END_SORT_SEARCH_MIN`], where shallow searches
@@ -69,8 +69,9 @@ pub const EVAL_ORDER_WEIGHT: i32 = 8;
 
 /// At least this many empties: fastest-first also counts the opponent's potential replies.
 /// Below, in the thread-cache tier, they cost more time than they save nodes. Measured, one
-/// thread, FFO #40-#49: with them from 7 empties 647.4 M nodes, from 12 649.5 M and about
-/// 3 % faster (weight 4: 646.7 M, 16: 653.1 M, no faster).
+/// thread, FFO #40-#49: with them from 7 empties 668.4 M nodes, from 12 670.6 M and 3-10 %
+/// faster in four alternating rounds (weight 4 below 12: 646.7 M against 647.4 M, 16: 653.1 M,
+/// no faster; before the selectivity fix in `Context::pvs`).
 pub const END_POTENTIAL_MIN: u32 = END_TT_MIN;
 
 /// At least this many empties: the moves after the first may be shared with idle threads.
@@ -269,7 +270,8 @@ impl<E: Evaluator> Context<'_, E> {
         // How the moves are ordered: by shallow searches high up, by fastest-first plus the
         // children's evaluations in the middle, by fastest-first alone below (or for two moves).
         // (Skipping the ordering at nodes expected to fail low, every child of a cut node:
-        // FFO #40-#49 647 M -> 2,136 M nodes; by parity and square alone there 1,477 M. The
+        // FFO #40-#49 647 M -> 2,136 M nodes; by parity and square alone there 1,477 M (before
+        // the selectivity fix). The
         // expectation is wrong often enough that unordered moves cost far more than ordering.)
         let by_search = n >= END_SORT_SEARCH_MIN;
         let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && list.len() > 2;

@@ -387,7 +387,8 @@ pub fn sort_depth_for(depth: u32) -> u32 {
 
 /// Empties from which endgame nodes order their moves by shallow searches (below, by
 /// fastest-first plus the children's evaluations). FFO #40-#49 nodes: from 16 1,082.0 M, 18
-/// 1,019.3 M, 20 1,022.0 M. Later, on #50-#52 (26-27 empties; one thread, nodes): from 18
+/// 1,019.3 M, 20 1,022.0 M. Later (before the selectivity fix in [`Context::pvs`]), on
+/// #50-#52 (26-27 empties; one thread, nodes): from 18
 /// 1,539 M, from 22 1,512 M, never (evaluations up to the root) 1,506 M but on #53 (28
 /// empties) 3,247 M against 2,946 M; ordering searches weighted like Egaroucid's (one ply,
 /// value x 32 - mobility x 34) 1,505 M from 18, 1,697 M from 16. The ordering searches

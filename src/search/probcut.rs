@@ -98,7 +98,8 @@ impl ProbCutModel {
         &self.pairs
     }
 
-    /// The pair for a node of depth `deep` with `empties` empties (see [`ProbCutModel::table`]).
+    /// The pair for a node of depth `deep` with `empties` empties (looked up in a table by
+    /// depth and stage, built when the model is made).
     #[inline]
     pub fn pair(&self, deep: u32, empties: u32) -> Option<Pair> {
         self.table
