@@ -319,12 +319,13 @@ impl<E: Evaluator> Context<'_, E> {
         tt_move: u8,
     ) {
         if depth >= SORT_SEARCH_MIN_DEPTH {
+            // The table move is put first by the searches' own skip.
             let sort_depth = sort_depth_for(depth);
             self.score_by_search(board, state, list, sort_depth, window, tt_move);
         } else {
             list.score_mobility(board.player, board.opponent);
+            list.boost(tt_move);
         }
-        list.boost(tt_move);
     }
 
     /// Orders by the value of a `sort_depth` search of each child, mobility as tie-break; the
