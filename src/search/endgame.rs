@@ -197,6 +197,7 @@ impl<E: Evaluator> Context<'_, E> {
 
     /// More than `SHALLOW_MAX` empties: table, move list, fastest-first, ETC.
     fn nws_end_deep(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        let start = self.nodes;
         self.nodes += 1;
         if self.should_stop() {
             return alpha;
@@ -266,7 +267,7 @@ impl<E: Evaluator> Context<'_, E> {
             best_sq = c.sq;
             first = 1;
             if best > alpha || list.len() == 1 {
-                self.store_end(&board, hash, n, alpha, best, best_sq);
+                self.store_end(&board, hash, n, alpha, best, best_sq, start);
                 return best;
             }
         }
@@ -326,21 +327,32 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        self.store_end(&board, hash, n, alpha, best, best_sq);
+        self.store_end(&board, hash, n, alpha, best, best_sq, start);
         best
     }
 
     /// Stores a null-window result of the deep tier: in the shared table from
-    /// [`END_TT_MIN`] empties, below in the thread's cache; nothing once stopped.
+    /// [`END_TT_MIN`] empties (with the nodes counted since `start`), below in the thread's
+    /// cache; nothing once stopped.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn store_end(&mut self, board: &Board, hash: u64, n: u32, alpha: i32, best: i32, sq: u8) {
+    fn store_end(
+        &mut self,
+        board: &Board,
+        hash: u64,
+        n: u32,
+        alpha: i32,
+        best: i32,
+        sq: u8,
+        start: u64,
+    ) {
         if self.stopped {
             return;
         }
         if n >= END_TT_MIN {
-            let sel = self.selectivity;
+            let (sel, nodes) = (self.selectivity, self.nodes - start);
             self.tt
-                .store(board, hash, n as u8, sel, alpha, alpha + 1, best, sq);
+                .store(board, hash, n as u8, sel, alpha, alpha + 1, best, sq, nodes);
         } else {
             self.end_cache
                 .store(board.player, board.opponent, alpha, best, sq);

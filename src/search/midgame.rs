@@ -57,6 +57,7 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
+        let start = self.nodes;
         // Reaching the end of the game: an exact search, ordered fastest-first like the
         // endgame solver's, whose null-window searches take the other moves.
         let book_move = match self.book_cut(player, opponent, depth, n) {
@@ -126,9 +127,18 @@ impl<E: Evaluator> Context<'_, E> {
             // Stored with the iteration's selectivity even when the depth reaches the end: a
             // selective pass prunes by ProbCut inside the endgame search below, so its "exact"
             // results are estimates (stored as exact, they once gave a wrong final score).
-            let sel = self.selectivity;
-            self.tt
-                .store(&board, hash, depth as u8, sel, alpha, beta, best, best_sq);
+            let (sel, nodes) = (self.selectivity, self.nodes - start);
+            self.tt.store(
+                &board,
+                hash,
+                depth as u8,
+                sel,
+                alpha,
+                beta,
+                best,
+                best_sq,
+                nodes,
+            );
         }
         best
     }
@@ -153,6 +163,7 @@ impl<E: Evaluator> Context<'_, E> {
         if depth == 0 {
             return self.evaluate(player, opponent, state);
         }
+        let start = self.nodes;
         self.nodes += 1;
         if self.should_stop() {
             return alpha;
@@ -236,6 +247,7 @@ impl<E: Evaluator> Context<'_, E> {
                 alpha + 1,
                 best,
                 best_sq,
+                self.nodes - start,
             );
         }
         best

@@ -208,6 +208,7 @@ fn root_pvs<E: Evaluator>(
     depth: u32,
 ) -> Option<i32> {
     let (p, o) = (board.player, board.opponent);
+    let start = ctx.nodes;
     let state = ctx.eval.state(board);
     let mut a = alpha;
     let mut best = i32::MIN;
@@ -253,9 +254,18 @@ fn root_pvs<E: Evaluator>(
     if !ctx.stopped {
         // With the pass's selectivity: a selective pass at full depth is no solve.
         let hash = board.hash();
-        let sel = ctx.selectivity;
-        ctx.tt
-            .store(board, hash, depth as u8, sel, alpha, beta, best, best_sq);
+        let (sel, nodes) = (ctx.selectivity, ctx.nodes - start);
+        ctx.tt.store(
+            board,
+            hash,
+            depth as u8,
+            sel,
+            alpha,
+            beta,
+            best,
+            best_sq,
+            nodes,
+        );
     }
     Some(best)
 }

@@ -1,7 +1,7 @@
 //! The transposition table: shared by all search threads, lock-free (each entry is three atomic
 //! words whose board words are XOR-ed with the data word, so a torn write never verifies), full
-//! board verification (no false hits), 4-entry buckets in two adjacent cache lines,
-//! depth-preferred replacement with aging.
+//! board verification (no false hits), 5-entry buckets in two adjacent cache lines,
+//! replacement that keeps the costliest searches (then the deepest) of the current generation.
 
 use super::tt_memory::{TableMemory, ZeroedAtomics};
 use crate::board::Board;
@@ -23,6 +23,8 @@ pub struct TtData {
     pub selectivity: u8,
     /// Search generation that wrote it.
     pub age: u8,
+    /// What the search cost: bits in its node count (0 for none), the replacement's measure.
+    pub cost: u8,
 }
 
 impl TtData {
@@ -34,6 +36,7 @@ impl TtData {
             | (self.selectivity as u64) << 32
             | (self.age as u64) << 40
             | 1 << 48 // non-zero marker: an all-zero word is an empty slot
+            | (self.cost as u64) << 56
     }
 
     fn unpack(w: u64) -> TtData {
@@ -44,6 +47,7 @@ impl TtData {
             depth: (w >> 24) as u8,
             selectivity: (w >> 32) as u8,
             age: (w >> 40) as u8,
+            cost: (w >> 56) as u8,
         }
     }
 
@@ -60,17 +64,19 @@ struct Slot {
     player: AtomicU64,
     opponent: AtomicU64,
     data: AtomicU64,
-    _pad: AtomicU64,
 }
 
-/// Four slots: 128 bytes, two adjacent cache lines (fetched together). Measured, one thread,
-/// FFO #40-#49: two slots (one line) 1,256.7 M nodes, four 1,223.4 M.
+/// Five slots of 24 bytes in 128 (two adjacent cache lines, fetched together). Measured, one
+/// thread, FFO #40-#49: two slots (one line) 1,256.7 M nodes, four 1,223.4 M. Five instead of
+/// four (slots of 32 bytes, one word unused), FFO #40-#49 with the table too small for the
+/// solves (as 256 MB is for #50-#59): 16 MB 688.4 M -> 677.8 M nodes, 32 MB 672.4 M ->
+/// 671.6 M; FFO #58 with 256 MB 6,089.8 M -> 5,950.5 M.
 #[repr(C, align(128))]
 #[derive(Default)]
-struct Bucket([Slot; 4]);
+struct Bucket([Slot; 5]);
 
-// SAFETY: a bucket is 16 AtomicU64 in C layout (no padding: 128 bytes, aligned to 128, far
-// below a page), so all-zero bytes are an empty bucket.
+// SAFETY: a bucket is 15 AtomicU64 in C layout followed by 8 bytes of alignment padding (128
+// bytes, aligned to 128, far below a page); all-zero bytes are an empty bucket.
 unsafe impl ZeroedAtomics for Bucket {}
 
 /// The shared table. Sized in MB at creation; `clear` empties it, `new_search` ages it.
@@ -156,8 +162,9 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a search result for `board`: `score` from a search of window (`alpha`, `beta`).
-    /// Merges with an entry of the same board, depth and selectivity, replaces otherwise.
+    /// Stores a search result for `board`: `score` from a search of window (`alpha`, `beta`)
+    /// that visited `nodes` nodes. Merges with an entry of the same board, depth and
+    /// selectivity, replaces otherwise.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
@@ -170,6 +177,7 @@ impl TranspositionTable {
         beta: i32,
         score: i32,
         best: u8,
+        nodes: u64,
     ) {
         let fresh_bounds = if score <= alpha {
             (-64, score)
@@ -182,8 +190,14 @@ impl TranspositionTable {
         let mut best = best;
         let age = self.age();
         let bucket = self.bucket(hash);
-        // The slot to write: this position's own slot if present, else the least valuable one
-        // (empty first, then stale generations, then the shallowest).
+        // The slot to write: this position's own slot if present, else the least valuable one:
+        // empty first, then stale generations, then the cheapest search to redo (bits of its
+        // node count), the shallowest among equals. Measured against the shallowest first,
+        // one thread, four slots: FFO #40-#49 with the table too small for the solves (as
+        // 256 MB is for #50-#59) 16 MB 805.4 M -> 688.4 M nodes, 32 MB 693.9 M -> 672.4 M;
+        // FFO #58 with 256 MB 8,342.9 M -> 6,089.8 M. (Depth plus cost: 731.0 M and 688.8 M.
+        // A new generation for each pass of a solve, so that the earlier passes' entries go
+        // first: 16 MB 989.4 M, worse; their best moves guide the later passes.)
         let mut victim = 0;
         let mut victim_rank = u32::MAX;
         for (i, s) in bucket.0.iter().enumerate() {
@@ -220,7 +234,7 @@ impl TranspositionTable {
             } else {
                 let old = TtData::unpack(d);
                 let fresh = (old.age == age) as u32;
-                1 + (fresh << 9) + old.depth as u32
+                1 + (fresh << 14) + ((old.cost as u32) << 7) + old.depth as u32
             };
             if rank < victim_rank {
                 victim_rank = rank;
@@ -234,9 +248,16 @@ impl TranspositionTable {
             depth,
             selectivity,
             age,
+            cost: cost_of(nodes),
         };
         write(&bucket.0[victim], board, data.pack());
     }
+}
+
+/// Bits in a node count: 0 for none, at most 64.
+#[inline(always)]
+fn cost_of(nodes: u64) -> u8 {
+    (u64::BITS - nodes.leading_zeros()) as u8
 }
 
 #[inline(always)]
@@ -256,23 +277,58 @@ mod tests {
         let b = Board::START;
         let h = b.hash();
         assert!(tt.probe(&b, h).is_none());
-        tt.store(&b, h, 5, 0, -10, 10, 3, 19);
+        tt.store(&b, h, 5, 0, -10, 10, 3, 19, 100);
         let d = tt.probe(&b, h).unwrap();
         assert_eq!((d.lower, d.upper, d.best, d.depth), (3, 3, 19, 5));
         // A fail-high at the same depth tightens the lower bound only where consistent.
-        tt.store(&b, h, 6, 0, 0, 1, 4, 64);
+        tt.store(&b, h, 6, 0, 0, 1, 4, 64, 100);
         let d = tt.probe(&b, h).unwrap();
         assert_eq!((d.lower, d.upper, d.best, d.depth), (4, 64, 19, 6));
-        tt.store(&b, h, 6, 0, 7, 8, 7, 64);
+        tt.store(&b, h, 6, 0, 7, 8, 7, 64, 100);
         let d = tt.probe(&b, h).unwrap();
         assert_eq!((d.lower, d.upper), (4, 7));
         // A shallower result does not overwrite a deeper one.
-        tt.store(&b, h, 2, 0, -64, 64, -20, 3);
+        tt.store(&b, h, 2, 0, -64, 64, -20, 3, 1_000_000);
         assert_eq!(tt.probe(&b, h).unwrap().depth, 6);
         // The colour-swapped board is a different position.
         assert!(tt.probe(&b.pass(), b.pass().hash()).is_none());
         tt.clear();
         assert!(tt.probe(&b, h).is_none());
+    }
+
+    #[test]
+    fn replacement_keeps_costly_searches_of_the_current_generation() {
+        let tt = TranspositionTable::new(1);
+        // Distinct positions forced into one bucket (the caller gives the index hash).
+        let board = |i: u64| Board::new(1 << i, 1 << (i + 20));
+        let h = 12345;
+        // Five slots: a deep but cheap search, a shallow but costly one, three in between.
+        tt.store(&board(0), h, 20, 0, 0, 1, 5, 64, 10);
+        tt.store(&board(1), h, 2, 0, 0, 1, 5, 64, 1 << 30);
+        for i in 2..5 {
+            tt.store(&board(i), h, 8, 0, 0, 1, 5, 64, 1 << 12);
+        }
+        assert!((0..5).all(|i| tt.probe(&board(i), h).is_some()));
+        // A sixth replaces the cheapest search, not the shallowest.
+        tt.store(&board(5), h, 8, 0, 0, 1, 5, 64, 1 << 12);
+        assert!(tt.probe(&board(0), h).is_none());
+        assert!(tt.probe(&board(1), h).is_some());
+        assert_eq!(tt.probe(&board(5), h).unwrap().cost, 13);
+        // Among equal costs the shallowest goes.
+        tt.store(&board(6), h, 9, 0, 0, 1, 5, 64, 1 << 12);
+        tt.store(&board(7), h, 9, 0, 0, 1, 5, 64, 1 << 12);
+        let kept: Vec<u64> = (0..8)
+            .filter(|&i| tt.probe(&board(i), h).is_some())
+            .collect();
+        assert_eq!(kept.len(), 5);
+        assert!(kept.contains(&1) && kept.contains(&6) && kept.contains(&7));
+        // In a new generation the old entries go first, the costly one included.
+        tt.new_search();
+        for i in 8..13 {
+            tt.store(&board(i), h, 3, 0, 0, 1, 5, 64, 100);
+        }
+        assert!((8..13).all(|i| tt.probe(&board(i), h).is_some()));
+        assert!(tt.probe(&board(1), h).is_none());
     }
 
     #[test]
