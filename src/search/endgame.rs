@@ -35,6 +35,8 @@ pub const SHALLOW_MAX: u32 = 6;
 /// thread, 256 MB table, shallow tier to 6: FFO #40-#49 with the table from 10 731.5 M nodes,
 /// from 11 751.3 M, from 12 757.7 M (#45-#49 about 1 % faster than from 11); #50-#52 from 11
 /// 1,704.6 M nodes in 54.0 s, from 12 1,664.6 M in 52.6 s, from 13 1,723.1 M in 53.1 s.
+/// With the table's cost-based replacement, #50-#53 nodes: from 11 4,212.3 M, from 12
+/// 4,193.0 M, from 13 (ProbCut also from 13) 4,825.5 M.
 /// (Before the cache, with the table alone from 10 empties: #40-#49 1,019.0 M nodes; from 9,
 /// 963.9 M but 4 % slower.)
 pub const END_TT_MIN: u32 = 12;
@@ -288,7 +290,9 @@ impl<E: Evaluator> Context<'_, E> {
                 // (n - 18) / 3 saves about 12% of the nodes. One ply per two empties instead
                 // ((n - 17) / 2 + 1), one thread: #40-#49 26.9 s either way, #50-#54 336.9 s
                 // -> 309.3 s, #55-#59 1,043.5 s -> 1,070.2 s (#54 175.5 -> 153.7 s, #55 651.5
-                // -> 567.8 s, but #56 70.6 -> 199.7 s): no gain overall, not kept.
+                // -> 567.8 s, but #56 70.6 -> 199.7 s): no gain overall, not kept. Again with
+                // the table's cost-based replacement (nodes): #50-#54 8,958.4 M -> 8,595.7 M,
+                // #55 19,482.6 M -> 19,077.0 M, #56-#57 4,938.1 M -> 4,984.9 M; 2 %, not kept.
                 let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
                 self.score_by_search(
                     &board,
