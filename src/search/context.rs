@@ -135,4 +135,26 @@ impl<'a, E: Evaluator> Context<'a, E> {
         }
         self.stopped
     }
+
+    /// Stores in the shared table the result `score` of a search of `board` in (`alpha`,
+    /// `beta`) to `depth`, with this search's selectivity and the nodes it counted since
+    /// `start`; nothing once stopped.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub fn store_result(
+        &self,
+        board: &Board,
+        hash: u64,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        score: i32,
+        best: u8,
+        start: u64,
+    ) {
+        if !self.stopped {
+            let (depth, sel, nodes) = (depth as u8, self.selectivity, self.nodes - start);
+            self.tt
+                .store(board, hash, depth, sel, alpha, beta, score, best, nodes);
+        }
+    }
 }

@@ -354,9 +354,7 @@ impl<E: Evaluator> Context<'_, E> {
             return;
         }
         if n >= END_TT_MIN {
-            let (sel, nodes) = (self.selectivity, self.nodes - start);
-            self.tt
-                .store(board, hash, n as u8, sel, alpha, alpha + 1, best, sq, nodes);
+            self.store_result(board, hash, n, (alpha, alpha + 1), best, sq, start);
         } else {
             self.end_cache
                 .store(board.player, board.opponent, alpha, best, sq);

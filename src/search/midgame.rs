@@ -123,23 +123,10 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        if !self.stopped {
-            // Stored with the iteration's selectivity even when the depth reaches the end: a
-            // selective pass prunes by ProbCut inside the endgame search below, so its "exact"
-            // results are estimates (stored as exact, they once gave a wrong final score).
-            let (sel, nodes) = (self.selectivity, self.nodes - start);
-            self.tt.store(
-                &board,
-                hash,
-                depth as u8,
-                sel,
-                alpha,
-                beta,
-                best,
-                best_sq,
-                nodes,
-            );
-        }
+        // Stored with the iteration's selectivity even when the depth reaches the end: a
+        // selective pass prunes by ProbCut inside the endgame search below, so its "exact"
+        // results are estimates (stored as exact, they once gave a wrong final score).
+        self.store_result(&board, hash, depth, (alpha, beta), best, best_sq, start);
         best
     }
 
@@ -236,20 +223,15 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        if !self.stopped {
-            let sel = self.selectivity;
-            self.tt.store(
-                &board,
-                hash,
-                depth as u8,
-                sel,
-                alpha,
-                alpha + 1,
-                best,
-                best_sq,
-                self.nodes - start,
-            );
-        }
+        self.store_result(
+            &board,
+            hash,
+            depth,
+            (alpha, alpha + 1),
+            best,
+            best_sq,
+            start,
+        );
         best
     }
 

@@ -255,22 +255,9 @@ fn root_pvs<E: Evaluator>(
         roots[1..=best_index].sort_by_key(|m| -m.score);
     }
     let best_sq = roots[0].sq;
-    if !ctx.stopped {
-        // With the pass's selectivity: a selective pass at full depth is no solve.
-        let hash = board.hash();
-        let (sel, nodes) = (ctx.selectivity, ctx.nodes - start);
-        ctx.tt.store(
-            board,
-            hash,
-            depth as u8,
-            sel,
-            alpha,
-            beta,
-            best,
-            best_sq,
-            nodes,
-        );
-    }
+    // With the pass's selectivity: a selective pass at full depth is no solve.
+    let hash = board.hash();
+    ctx.store_result(board, hash, depth, (alpha, beta), best, best_sq, start);
     Some(best)
 }
 
