@@ -223,15 +223,8 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        self.store_result(
-            &board,
-            hash,
-            depth,
-            (alpha, alpha + 1),
-            best,
-            best_sq,
-            start,
-        );
+        let window = (alpha, alpha + 1);
+        self.store_result(&board, hash, depth, window, best, best_sq, start);
         best
     }
 

@@ -60,8 +60,8 @@ const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// 123.1 s against 124.3 s (#53 79.5 against 82.4 s), so the deeper solves keep 95 % alone.
 /// Again with the table's cost-based replacement, nodes: #50-#54 and #56-#57 95 % 13,896.5 M,
 /// 95+98 % 13,108.1 M, 95+98+99 % 13,407.6 M; #55 95 % 19,482.6 M, 95+98 % 18,202.3 M. The
-/// 98 % pass evaluates more per node (#55 at 41.1 M nodes/s against 43.7 M for a run beside
-/// it); kept at 95 % until an alternating timing shows the 6 % fewer nodes as time saved.
+/// 98 % pass evaluates more per node: run side by side (one core each, two rounds), #53, #56
+/// and #57 took 181.4 / 175.7 s with 95 % and 187.2 / 184.5 s with 95+98 %. Not kept.
 const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
 /// Solves with fewer empties go straight to the exact pass after a presearch to
 /// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end: the pass and the shorter presearch
