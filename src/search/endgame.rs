@@ -350,12 +350,9 @@ impl<E: Evaluator> Context<'_, E> {
         sq: u8,
         start: u64,
     ) {
-        if self.stopped {
-            return;
-        }
         if n >= END_TT_MIN {
             self.store_result(board, hash, n, (alpha, alpha + 1), best, sq, start);
-        } else {
+        } else if !self.stopped {
             self.end_cache
                 .store(board.player, board.opponent, alpha, best, sq);
         }
