@@ -234,8 +234,7 @@ impl TranspositionTable {
                 0
             } else {
                 let old = TtData::unpack(d);
-                let fresh = (old.age == age) as u32;
-                1 + (fresh << 14) + ((old.cost as u32) << 7) + old.depth as u32
+                rank(old.age == age, old.cost, old.depth)
             };
             if rank < victim_rank {
                 victim_rank = rank;
@@ -246,7 +245,7 @@ impl TranspositionTable {
         // (FFO #40-#49 with 16 MB 677.5 M -> 663.3 M nodes, or 674.9 M when the victim must
         // cost 16 times more; #53 2,629.9 M -> 2,540.3 M, #58 5,950.6 M -> 5,720.9 M.)
         let cost = cost_of(nodes);
-        if victim_rank >= 1 + (1 << 14) + ((cost as u32 + 1) << 7) {
+        if victim_rank >= rank(true, cost + 1, 0) {
             return;
         }
         let data = TtData {
@@ -260,6 +259,13 @@ impl TranspositionTable {
         };
         write(&bucket.0[victim], board, data.pack());
     }
+}
+
+/// Replacement value of a stored entry (above 0, the value of an empty slot): the current
+/// generation above older ones, then the search's cost, then its depth.
+#[inline(always)]
+fn rank(fresh: bool, cost: u8, depth: u8) -> u32 {
+    1 + ((fresh as u32) << 14) + ((cost as u32) << 7) + depth as u32
 }
 
 /// Bits in a node count: 0 for none, at most 64.
