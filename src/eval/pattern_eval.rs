@@ -173,7 +173,10 @@ impl PatternEval {
         sum
     }
 
-    /// Weight units to discs: rounded to nearest, clamped to -64..=64.
+    /// Weight units to discs: rounded to nearest, clamped to -64..=64. (Clamped to -63..=63,
+    /// so that only proven results reach a wipe-out's ±64: FFO #59, +64 at 34 empties,
+    /// 21.8 M -> 43.1 M nodes, the presearch no longer ending early where the evaluation
+    /// already sees the wipe-out. Not kept.)
     #[inline]
     pub fn to_discs(&self, units: i32) -> i32 {
         let half = self.scale / 2;

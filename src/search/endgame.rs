@@ -50,7 +50,8 @@ pub const END_TT_MIN: u32 = 12;
 /// 618.7 M nodes, no faster; from 12: 626.8 M, 4 % slower. Not kept.) From 15, as
 /// Egaroucid's 16: 670.6 M -> 685.1 M nodes, no faster. Also skipping the children that the
 /// table shows failing low (not only cutting on one that fails high): 647.37 M -> 647.18 M
-/// nodes (before the selectivity fix); not kept.
+/// nodes (before the selectivity fix); not kept. Storing an ETC cut-off in the table (as a
+/// result of the node): #40-#49 661.4 M -> 660.1 M nodes, #51 + #52 + #56 unchanged; not kept.
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
 
 /// At least this many empties (and below [`END_SORT_SEARCH_MIN`], where shallow searches
@@ -64,12 +65,17 @@ pub const ETC_MIN: u32 = END_TT_MIN + 1;
 /// 757.7 M, 12 774.7 M; #45-#49 (two rounds) from 11 20.82 s, 12 20.19 s, 13 20.42 s; #50-#52
 /// from 11 1,664.6 M nodes in 53.3 s, from 12 1,706.5 M in 51.9 s. Leaving the evaluations
 /// out at nodes expected to fail low (children of cut nodes) below 18 empties: 670.6 M ->
-/// 702.2 M nodes, below 14: 681.1 M, no faster.
+/// 702.2 M nodes, below 14: 681.1 M, no faster. Counting only the part of an evaluation within
+/// 4, 8 or 16 discs of alpha (as the ordering searches' window does): FFO #51 + #52 + #56
+/// 2,441.8 M, 2,350.9 M, 2,205.7 M nodes against 2,090.4 M: margins far from alpha matter here.
 pub const END_EVAL_ORDER_MIN: u32 = 12;
 /// Ordering score per disc of the child's evaluation, against fastest-first's 64 per opponent
 /// reply. Measured (FFO #40-#49 nodes, from 11 empties): 8: 1,018.9 M, 16: 1,034.5 M; from
 /// 12: 4: 1,082.4 M, 8: 1,046.5 M; from 9: 8: 983.1 M, 16: 1,015.2 M, 32: 1,125.4 M. Again
-/// on the deeper #50-#52: 4: 1,639.3 M, 8: 1,576.1 M, 16: 1,610.8 M.
+/// on the deeper #50-#52: 4: 1,639.3 M, 8: 1,576.1 M, 16: 1,610.8 M. With mobility beside the
+/// ordering searches' values above this tier, #51 + #52 + #56: 8 (potential replies 8):
+/// 2,090.4 M; 16 (and 16) 2,075.6 M, but #53 + #58 7,805.9 M against 7,818.3 M; 32 (and 32)
+/// 2,150.5 M. Potential replies at 4, 12 or 16 with 8 here: within 1 %.
 pub const EVAL_ORDER_WEIGHT: i32 = 8;
 
 /// At least this many empties: fastest-first also counts the opponent's potential replies.
@@ -293,6 +299,9 @@ impl<E: Evaluator> Context<'_, E> {
                 // -> 567.8 s, but #56 70.6 -> 199.7 s): no gain overall, not kept. Again with
                 // the table's cost-based replacement (nodes): #50-#54 8,958.4 M -> 8,595.7 M,
                 // #55 19,482.6 M -> 19,077.0 M, #56-#57 4,938.1 M -> 4,984.9 M; 2 %, not kept.
+                // With mobility beside the searches' values (`ORDER_MOBILITY_WEIGHT`), one ply
+                // less: #51 + #52 + #56 2,090.4 M -> 2,057.2 M nodes but #53 + #58 7,818.3 M
+                // -> 8,109.4 M; at most 3 plies: 7,837.2 M, at most 2: 7,866.9 M. Not kept.
                 let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
                 self.score_by_search(
                     &board,

@@ -39,6 +39,8 @@ struct RootMove {
 /// gap 6: 2,084 M nodes; 10: 1,315 M (47.9 s); 12: 1,311 M; 14: 1,216 M (38.6 s); 16: 1,365 M;
 /// on #50-#52 gap 14 takes 1.6 % more nodes than 10 but 26 % less time (fewer evaluations).
 /// Smaller solves (below [`SELECTIVE_SOLVE_MIN`]) keep the gap of 10 and no selective pass.
+/// Again with mobility beside the ordering searches' values, FFO #51 + #52 + #56 nodes: gap 12
+/// 2,307.6 M, 14 2,090.4 M, 16 2,134.5 M.
 const SOLVE_PRESEARCH_GAP: u32 = 14;
 const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// The selective passes at full depth before an exact solve (levels of
