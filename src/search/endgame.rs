@@ -75,7 +75,8 @@ pub const END_EVAL_ORDER_MIN: u32 = 12;
 /// on the deeper #50-#52: 4: 1,639.3 M, 8: 1,576.1 M, 16: 1,610.8 M. With mobility beside the
 /// ordering searches' values above this tier, #51 + #52 + #56: 8 (potential replies 8):
 /// 2,090.4 M; 16 (and 16) 2,075.6 M, but #53 + #58 7,805.9 M against 7,818.3 M; 32 (and 32)
-/// 2,150.5 M. Potential replies at 4, 12 or 16 with 8 here: within 1 %.
+/// 2,150.5 M. With 8 here, potential replies weighted 4, 12 or 16 instead of 8: 2,151-2,163 M
+/// against 2,153 M (measured while the midgame ordering still had its old tie-break).
 pub const EVAL_ORDER_WEIGHT: i32 = 8;
 
 /// At least this many empties: fastest-first also counts the opponent's potential replies.
