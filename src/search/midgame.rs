@@ -351,7 +351,7 @@ impl<E: Evaluator> Context<'_, E> {
 }
 
 /// Ordering score of one disc of a child's shallow-search value.
-const ORDER_DISC: i32 = 256;
+pub const ORDER_DISC: i32 = 256;
 /// Ordering score taken off per reply the opponent has after a move (corners counted twice),
 /// beside the shallow search's value: two discs. Also [`ORDER_POTENTIAL_WEIGHT`] per
 /// potential reply (an empty square next to one of our discs): one disc. A weak evaluation
@@ -364,9 +364,9 @@ const ORDER_DISC: i32 = 256;
 /// FFO #60-#79: 317.8 M -> 306.8 M (4 and 2: 301.9 M). The whole of FFO #40-#59, run side by
 /// side with the code before: 37.72 G nodes in 948.3 s -> 32.69 G in 816.4 s (#55 17.99 G in
 /// 465.1 s -> 14.52 G in 374.7 s).
-const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
+pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
 /// See [`ORDER_MOBILITY_WEIGHT`].
-const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
+pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
 
 /// Half-width around a null window of the ordering searches: children are told apart only
 /// near alpha, where it matters. Measured, one thread: FFO #45-#49 solves (deep endgame tier)
