@@ -11,7 +11,7 @@
 use super::context::Context;
 use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
 use super::midgame::{sort_window, END_SORT_SEARCH_MIN, SORT_WINDOW};
-use super::ordering::MoveList;
+use super::ordering::{MoveList, MAX_MOVES};
 use super::stability::stable_discs;
 use super::tt::NO_SELECTIVITY;
 use crate::board::flip::flips;
@@ -398,10 +398,21 @@ impl<E: Evaluator> Context<'_, E> {
         n: u32,
         list: &MoveList,
     ) -> Option<i32> {
-        for c in list.as_slice() {
+        // Every child's bucket is asked for first, so that their misses to memory overlap.
+        // Measured side by side (one core each, two rounds), identical nodes: FFO #53 + #58
+        // 171.4 / 170.9 s -> 167.0 / 165.7 s; #40-#49 (alternating) 18.53 / 18.52 s -> 18.22 /
+        // 18.01 s. Making the list and asking for the children before this node's own probe
+        // as well: 167.9 s against 166.9 s, not kept.
+        let mut hashes = [0u64; MAX_MOVES];
+        for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
+            let (np, no) = c.child(player, opponent);
+            *h = Board::new(np, no).hash();
+            self.tt.prefetch(*h);
+        }
+        for (c, &h) in list.as_slice().iter().zip(hashes.iter()) {
             let (np, no) = c.child(player, opponent);
             let child = Board::new(np, no);
-            if let Some(d) = self.tt.probe(&child, child.hash()) {
+            if let Some(d) = self.tt.probe(&child, h) {
                 if d.is_usable(n as u8 - 1, self.selectivity) && -(d.upper as i32) > alpha {
                     return Some(-(d.upper as i32));
                 }
