@@ -5,7 +5,7 @@
 use super::context::Context;
 use super::last_moves::final_score;
 use super::limits::Selectivity;
-use super::ordering::{MoveList, CORNERS};
+use super::ordering::{weighted_mobility, MoveList};
 use super::probcut;
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::Board;
@@ -339,7 +339,7 @@ impl<E: Evaluator> Context<'_, E> {
                 continue;
             }
             let replies = legal_moves(np, no);
-            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let mobility = weighted_mobility(replies);
             let potential = potential_moves(np, no).count_ones() as i32;
             let cs = self.eval.play(state, c.sq as usize, c.flips);
             let value = -self.pvs(np, no, &cs, -window.1, -window.0, sort_depth);

@@ -133,7 +133,7 @@ impl MoveList {
             }
             let (np, no) = c.child(player, opponent);
             let replies = legal_moves(np, no);
-            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let mobility = weighted_mobility(replies);
             let parity = (odd & c.bit() != 0) as i32;
             c.score = -mobility * 64 + parity * 16 + SQUARE_BONUS[c.sq as usize];
             if potential {
@@ -160,10 +160,17 @@ impl MoveList {
         for c in self.as_mut_slice() {
             let (np, no) = c.child(player, opponent);
             let replies = legal_moves(np, no);
-            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let mobility = weighted_mobility(replies);
             c.score = -mobility * 64 + SQUARE_BONUS[c.sq as usize];
         }
     }
+}
+
+/// Number of `moves`, corners counted twice: the opponent's mobility as the orderings weigh
+/// it.
+#[inline(always)]
+pub fn weighted_mobility(moves: u64) -> i32 {
+    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
 }
 
 /// Small static preference per square: corners good, X- and C-squares bad.

@@ -62,19 +62,18 @@ impl<T: ZeroedAtomics> Deref for TableMemory<T> {
     }
 }
 
-/// Asks the processor to start loading the 128 bytes at `value` into its caches: a hint that
-/// changes no result, so that several probes' misses to memory overlap.
+/// Asks the processor to start loading every cache line of `value` into its caches: a hint
+/// that changes no result, so that several probes' misses to memory overlap.
 #[inline(always)]
 pub fn prefetch<T: ZeroedAtomics>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         let p = (value as *const T).cast::<i8>();
-        // SAFETY: a prefetch never faults and writes nothing, whatever the address (here a live
-        // reference and the line after it); SSE, which it needs, is in every x86-64 processor.
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(p);
-            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64));
+        for offset in (0..std::mem::size_of::<T>()).step_by(64) {
+            // SAFETY: a prefetch never faults and writes nothing, whatever the address (here
+            // inside a live reference); SSE, which it needs, is in every x86-64 processor.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(offset)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
