@@ -258,28 +258,48 @@ impl<E: Evaluator> Context<'_, E> {
                 return v;
             }
         }
-        let mut list = MoveList::new(player, opponent, moves);
-        if n >= ETC_MIN {
-            if let Some(v) = self.etc(player, opponent, alpha, n, &list) {
-                return v;
-            }
-        }
         // The table move first, before the others are ordered: it cuts most of the time, and
-        // then their ordering would be wasted.
+        // then their ordering would be wasted. Where ETC needs every child first the list is
+        // made before; below, only the table move's flips are computed until it has failed to
+        // cut. (Identical nodes; FFO #40 0.8 % fewer instructions, counted by cachegrind on an
+        // AVX2 build: 4,266.1 M -> 4,231.0 M. Too small to time on a noisy machine.)
         let mut best = i32::MIN;
         let mut best_sq = 64u8;
         let mut first = 0;
-        if list.move_to_front(tt_move) {
-            let c = list.get(0);
-            let (np, no) = c.child(player, opponent);
-            best = -self.nws_end(np, no, -alpha - 1, n - 1);
-            best_sq = c.sq;
-            first = 1;
-            if best > alpha || list.len() == 1 {
+        let mut list = if n >= ETC_MIN {
+            let mut list = MoveList::new(player, opponent, moves);
+            if let Some(v) = self.etc(player, opponent, alpha, n, &list) {
+                return v;
+            }
+            if list.move_to_front(tt_move) {
+                let c = list.get(0);
+                let (np, no) = c.child(player, opponent);
+                best = -self.nws_end(np, no, -alpha - 1, n - 1);
+                best_sq = c.sq;
+                first = 1;
+                if best > alpha || list.len() == 1 {
+                    self.store_end(&board, hash, n, alpha, best, best_sq, start);
+                    return best;
+                }
+            }
+            list
+        } else if tt_move < 64 && moves & (1u64 << tt_move) != 0 {
+            let f = flips(tt_move as usize, player, opponent);
+            best = -self.nws_end(
+                opponent ^ f,
+                player ^ f ^ (1u64 << tt_move),
+                -alpha - 1,
+                n - 1,
+            );
+            best_sq = tt_move;
+            if best > alpha || moves == 1u64 << tt_move {
                 self.store_end(&board, hash, n, alpha, best, best_sq, start);
                 return best;
             }
-        }
+            MoveList::without_first(player, opponent, moves, tt_move)
+        } else {
+            MoveList::new(player, opponent, moves)
+        };
         // How the moves are ordered: by shallow searches high up, by fastest-first plus the
         // children's evaluations in the middle, by fastest-first alone below (or for two moves).
         // (Skipping the ordering at nodes expected to fail low, every child of a cut node,
@@ -287,7 +307,7 @@ impl<E: Evaluator> Context<'_, E> {
         // alone there 1,477 M. The expectation is wrong often enough that unordered moves cost
         // far more than ordering.)
         let by_search = n >= END_SORT_SEARCH_MIN;
-        let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && list.len() > 2;
+        let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && moves.count_ones() > 2;
         if state.is_none() && (by_search || by_evaluation) {
             state = Some(self.eval.state(&board));
         }
