@@ -10,7 +10,7 @@
 
 use super::context::Context;
 use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
-use super::midgame::{sort_window, END_SORT_SEARCH_MIN, SORT_WINDOW};
+use super::midgame::END_SORT_SEARCH_MIN;
 use super::ordering::{MoveList, MAX_MOVES};
 use super::stability::stable_discs;
 use super::tt::NO_SELECTIVITY;
@@ -77,7 +77,37 @@ pub const END_EVAL_ORDER_MIN: u32 = 12;
 /// 2,090.4 M; 16 (and 16) 2,075.6 M, but #53 + #58 7,805.9 M against 7,818.3 M; 32 (and 32)
 /// 2,150.5 M. With 8 here, potential replies weighted 4, 12 or 16 instead of 8: 2,151-2,163 M
 /// against 2,153 M (measured while the midgame ordering still had its old tie-break).
-pub const EVAL_ORDER_WEIGHT: i32 = 8;
+/// With the ordering searches' window of [`end_sort_window`], 16 (and potential replies 16,
+/// [`super::ordering::POTENTIAL_REPLY_WEIGHT`]): #51 + #52 + #56 2,047.6 M against 2,062.2 M
+/// with 8 (and 8); 16 and 8: 2,053.0 M; 24 and 16: 2,091.0 M. See [`end_sort_window`] for the
+/// whole suite.
+pub const EVAL_ORDER_WEIGHT: i32 = 16;
+
+/// The window of the ordering searches at an endgame null-window node around `alpha`:
+/// [`END_SORT_BELOW`] discs below alpha, [`END_SORT_ABOVE`] above it (as Egaroucid's ordering
+/// searches look further below the window than above). Moves clearly above alpha tie there,
+/// and the opponent's mobility picks among them; below alpha, how far below still tells moves
+/// apart.
+#[inline(always)]
+pub fn end_sort_window(alpha: i32) -> (i32, i32) {
+    (
+        (alpha - END_SORT_BELOW).max(-64),
+        (alpha + 1 + END_SORT_ABOVE).min(64),
+    )
+}
+
+/// See [`end_sort_window`]. Measured, one thread, nodes, FFO #51 + #52 + #56 (with
+/// [`EVAL_ORDER_WEIGHT`] 8): ±4 (below, above) 2,090.4 M; 4, 1: 2,079.5 M; 8, 2: 2,074.6 M;
+/// 10, 3: 2,072.9 M; 12, 2: 2,069.1 M; 16, 1: 2,064.8 M; 16, 2: 2,062.2 M; 64, 2: 2,093.0 M.
+/// With weight 16 (and 16 per potential reply): 12, 2: 2,052.2 M; 16, 2: 2,047.6 M; 16, 3:
+/// 2,050.3 M; 24, 2: 2,057.7 M. The whole of FFO #40-#59 with 16, 2 and weight 16 against ±4
+/// and 8: 32,147.2 M nodes against 32,687.6 M (-1.7 %): #40-#49 655.6 M against 661.4 M,
+/// #50 754.1 M against 740.1 M, #53 2,157.1 M against 2,243.4 M, #54 4,033.1 M against
+/// 4,190.8 M, #55 14,298.2 M against 14,521.1 M, #57 2,518.7 M against 2,643.9 M, #58 5,660.4 M
+/// against 5,574.9 M.
+pub const END_SORT_BELOW: i32 = 16;
+/// See [`end_sort_window`].
+pub const END_SORT_ABOVE: i32 = 2;
 
 /// At least this many empties: fastest-first also counts the opponent's potential replies.
 /// Below, in the thread-cache tier, they cost more time than they save nodes. Measured, one
@@ -329,7 +359,7 @@ impl<E: Evaluator> Context<'_, E> {
                     state,
                     &mut list,
                     sort_depth,
-                    sort_window(alpha, SORT_WINDOW),
+                    end_sort_window(alpha),
                     tt_move,
                 );
             }

@@ -152,7 +152,7 @@ impl MoveList {
             let parity = (odd & c.bit() != 0) as i32;
             c.score = -mobility * 64 + parity * 16 + SQUARE_BONUS[c.sq as usize];
             if potential {
-                c.score -= potential_moves(np, no).count_ones() as i32 * 8;
+                c.score -= potential_moves(np, no).count_ones() as i32 * POTENTIAL_REPLY_WEIGHT;
             }
         }
     }
@@ -180,6 +180,11 @@ impl MoveList {
         }
     }
 }
+
+/// Fastest-first's ordering score taken off per potential reply of the opponent (an empty
+/// square next to one of our discs), against 64 per reply. Was 8; 16 measured with
+/// [`super::endgame::EVAL_ORDER_WEIGHT`] 16 (see there).
+pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
 
 /// Number of `moves`, corners counted twice: the opponent's mobility as the orderings weigh
 /// it.
