@@ -10,7 +10,7 @@
 
 use super::context::Context;
 use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
-use super::midgame::END_SORT_SEARCH_MIN;
+use super::midgame::{sort_window, END_SORT_SEARCH_MIN};
 use super::ordering::{MoveList, MAX_MOVES};
 use super::stability::stable_discs;
 use super::tt::NO_SELECTIVITY;
@@ -77,26 +77,17 @@ pub const END_EVAL_ORDER_MIN: u32 = 12;
 /// 2,090.4 M; 16 (and 16) 2,075.6 M, but #53 + #58 7,805.9 M against 7,818.3 M; 32 (and 32)
 /// 2,150.5 M. With 8 here, potential replies weighted 4, 12 or 16 instead of 8: 2,151-2,163 M
 /// against 2,153 M (measured while the midgame ordering still had its old tie-break).
-/// With the ordering searches' window of [`end_sort_window`], 16 (and potential replies 16,
+/// With the ordering searches' window of [`END_SORT_BELOW`], 16 (and potential replies 16,
 /// [`super::ordering::POTENTIAL_REPLY_WEIGHT`]): #51 + #52 + #56 2,047.6 M against 2,062.2 M
-/// with 8 (and 8); 16 and 8: 2,053.0 M; 24 and 16: 2,091.0 M. See [`end_sort_window`] for the
+/// with 8 (and 8); 16 and 8: 2,053.0 M; 24 and 16: 2,091.0 M. See [`END_SORT_BELOW`] for the
 /// whole suite.
 pub const EVAL_ORDER_WEIGHT: i32 = 16;
 
-/// The window of the ordering searches at an endgame null-window node around `alpha`:
-/// [`END_SORT_BELOW`] discs below alpha, [`END_SORT_ABOVE`] above it (as Egaroucid's ordering
+/// The window of the endgame ordering searches at a null-window node around alpha reaches
+/// this many discs below alpha and [`END_SORT_ABOVE`] above it (as Egaroucid's ordering
 /// searches look further below the window than above). Moves clearly above alpha tie there,
 /// and the opponent's mobility picks among them; below alpha, how far below still tells moves
-/// apart.
-#[inline(always)]
-pub fn end_sort_window(alpha: i32) -> (i32, i32) {
-    (
-        (alpha - END_SORT_BELOW).max(-64),
-        (alpha + 1 + END_SORT_ABOVE).min(64),
-    )
-}
-
-/// See [`end_sort_window`]. Measured, one thread, nodes, FFO #51 + #52 + #56 (with
+/// apart. Measured, one thread, nodes, FFO #51 + #52 + #56 (with
 /// [`EVAL_ORDER_WEIGHT`] 8): ±4 (below, above) 2,090.4 M; 4, 1: 2,079.5 M; 8, 2: 2,074.6 M;
 /// 10, 3: 2,072.9 M; 12, 2: 2,069.1 M; 16, 1: 2,064.8 M; 16, 2: 2,062.2 M; 64, 2: 2,093.0 M.
 /// With weight 16 (and 16 per potential reply): 12, 2: 2,052.2 M; 16, 2: 2,047.6 M; 16, 3:
@@ -106,7 +97,7 @@ pub fn end_sort_window(alpha: i32) -> (i32, i32) {
 /// 4,190.8 M, #55 14,298.2 M against 14,521.1 M, #57 2,518.7 M against 2,643.9 M, #58 5,660.4 M
 /// against 5,574.9 M.
 pub const END_SORT_BELOW: i32 = 16;
-/// See [`end_sort_window`].
+/// See [`END_SORT_BELOW`].
 pub const END_SORT_ABOVE: i32 = 2;
 
 /// At least this many empties: fastest-first also counts the opponent's potential replies.
@@ -288,47 +279,42 @@ impl<E: Evaluator> Context<'_, E> {
                 return v;
             }
         }
-        // The table move first, before the others are ordered: it cuts most of the time, and
-        // then their ordering would be wasted. Where ETC needs every child first the list is
-        // made before; below, only the table move's flips are computed until it has failed to
-        // cut. (Identical nodes; FFO #40 0.8 % fewer instructions, counted by cachegrind on an
-        // AVX2 build: 4,266.1 M -> 4,231.0 M. Too small to time on a noisy machine.)
-        let mut best = i32::MIN;
-        let mut best_sq = 64u8;
-        let mut first = 0;
-        let mut list = if n >= ETC_MIN {
-            let mut list = MoveList::new(player, opponent, moves);
+        // ETC needs every child's flips before anything is searched; below its tier the list
+        // waits until the table move has failed to cut.
+        let etc_list = if n >= ETC_MIN {
+            let list = MoveList::new(player, opponent, moves);
             if let Some(v) = self.etc(player, opponent, alpha, n, &list) {
                 return v;
             }
-            if list.move_to_front(tt_move) {
-                let c = list.get(0);
-                let (np, no) = c.child(player, opponent);
-                best = -self.nws_end(np, no, -alpha - 1, n - 1);
-                best_sq = c.sq;
-                first = 1;
-                if best > alpha || list.len() == 1 {
-                    self.store_end(&board, hash, n, alpha, best, best_sq, start);
-                    return best;
-                }
-            }
-            list
-        } else if tt_move < 64 && moves & (1u64 << tt_move) != 0 {
+            Some(list)
+        } else {
+            None
+        };
+        // The table move first, before the others are ordered: it cuts most of the time, and
+        // then their ordering would be wasted. (Making the list only after it below the ETC
+        // tier: identical nodes, FFO #40 0.8 % fewer instructions, counted by cachegrind on
+        // an AVX2 build: 4,266.1 M -> 4,231.0 M; too small to time on a noisy machine.)
+        let mut best = i32::MIN;
+        let mut best_sq = 64u8;
+        let tt_legal = tt_move < 64 && moves & (1u64 << tt_move) != 0;
+        if tt_legal {
             let f = flips(tt_move as usize, player, opponent);
-            best = -self.nws_end(
-                opponent ^ f,
-                player ^ f ^ (1u64 << tt_move),
-                -alpha - 1,
-                n - 1,
-            );
+            let (np, no) = (opponent ^ f, player ^ f ^ (1u64 << tt_move));
+            best = -self.nws_end(np, no, -alpha - 1, n - 1);
             best_sq = tt_move;
             if best > alpha || moves == 1u64 << tt_move {
                 self.store_end(&board, hash, n, alpha, best, best_sq, start);
                 return best;
             }
-            MoveList::without_first(player, opponent, moves, tt_move)
-        } else {
-            MoveList::new(player, opponent, moves)
+        }
+        // The other moves, from `first` on in the list.
+        let (mut list, first) = match etc_list {
+            Some(mut list) => {
+                let first = usize::from(list.move_to_front(tt_move));
+                (list, first)
+            }
+            None if tt_legal => (MoveList::without_first(player, opponent, moves, tt_move), 0),
+            None => (MoveList::new(player, opponent, moves), 0),
         };
         // How the moves are ordered: by shallow searches high up, by fastest-first plus the
         // children's evaluations in the middle, by fastest-first alone below (or for two moves).
@@ -359,7 +345,7 @@ impl<E: Evaluator> Context<'_, E> {
                     state,
                     &mut list,
                     sort_depth,
-                    end_sort_window(alpha),
+                    sort_window(alpha, END_SORT_BELOW, END_SORT_ABOVE),
                     tt_move,
                 );
             }

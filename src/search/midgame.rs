@@ -206,7 +206,7 @@ impl<E: Evaluator> Context<'_, E> {
                 state,
                 &mut list,
                 depth,
-                sort_window(alpha, self.ordering_window),
+                sort_window(alpha, self.ordering_window, self.ordering_window),
                 tt_move,
             );
             for i in first..list.len() {
@@ -377,11 +377,11 @@ pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
 /// FFO #40-#49 1,216 M nodes with it, 1,284 M with 4).
 pub const SORT_WINDOW: i32 = 4;
 
-/// The window of the ordering searches at a null-window node around `alpha`, `half` wide on
-/// each side.
+/// The window of the ordering searches at a null-window node around `alpha`, reaching `below`
+/// discs below alpha and `above` discs above alpha + 1.
 #[inline(always)]
-pub fn sort_window(alpha: i32, half: i32) -> (i32, i32) {
-    ((alpha - half).max(-64), (alpha + 1 + half).min(64))
+pub fn sort_window(alpha: i32, below: i32, above: i32) -> (i32, i32) {
+    ((alpha - below).max(-64), (alpha + 1 + above).min(64))
 }
 
 /// Depth of the ordering searches at a node of depth `depth`.
