@@ -150,7 +150,7 @@ impl MoveList {
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
             let parity = (odd & c.bit() != 0) as i32;
-            c.score = -mobility * 64 + parity * 16 + SQUARE_BONUS[c.sq as usize];
+            c.score = -mobility * REPLY_WEIGHT + parity * 16 + SQUARE_BONUS[c.sq as usize];
             if potential {
                 c.score -= potential_moves(np, no).count_ones() as i32 * POTENTIAL_REPLY_WEIGHT;
             }
@@ -176,13 +176,19 @@ impl MoveList {
             let (np, no) = c.child(player, opponent);
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
-            c.score = -mobility * 64 + SQUARE_BONUS[c.sq as usize];
+            c.score = -mobility * REPLY_WEIGHT + SQUARE_BONUS[c.sq as usize];
         }
     }
 }
 
-/// Fastest-first's ordering score taken off per potential reply of the opponent (an empty
-/// square next to one of our discs), against 64 per reply. Was 8; 16 measured with
+/// Fastest-first's and the mobility order's score taken off per reply the opponent has after
+/// a move (corners counted twice, [`weighted_mobility`]). The other fastest-first weights are
+/// in these units (the midgame ordering searches have their own scale, from
+/// [`super::midgame::ORDER_DISC`]).
+pub const REPLY_WEIGHT: i32 = 64;
+
+/// Fastest-first's score taken off per potential reply of the opponent (an empty square next
+/// to one of our discs), against [`REPLY_WEIGHT`] per reply. Was 8; 16 measured with
 /// [`super::endgame::EVAL_ORDER_WEIGHT`] 16 (see there).
 pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
 
