@@ -1,6 +1,7 @@
 //! Move lists on the stack (no allocation in the search loop) and their ordering scores:
 //! transposition-table move, wipe-outs, fastest-first (opponent mobility, corners weighted),
-//! potential mobility, quadrant parity and square classes.
+//! potential mobility, discs made stable around the corners, quadrant parity and square
+//! classes.
 
 use super::last_moves::odd_quadrants;
 use crate::board::flip::flips;
@@ -206,7 +207,14 @@ pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
 /// instead of 16: each within 0.4 % or worse on #40-#49. The same term beside the ordering
 /// searches' values, 128 or 256 per disc: #51 + #52 + #56 1,973.8 M / 1,978.2 M, #53 + #58
 /// -0.3 %; in the midgame mobility order, 16 per disc: FFO #60-#79 depth 14 306.8 M ->
-/// 305.5 M nodes; too small to keep.)
+/// 305.5 M nodes; 32 per disc where the children's evaluations are added (12-17 empties):
+/// #40-#49 614.4 M, #51 + #52 + #56 1,972.3 M, with 128 beside the ordering searches as well
+/// #53 + #58 7,722.7 M against 7,734.5 M; too small to keep. Leaving the term out at 7-11
+/// empties: #40-#49 647.3 M, at 12-17: 627.6 M, so both tiers gain. Other fastest-first
+/// weights again with the term: corners counted once or three times in the opponent's
+/// mobility 647.7 M / 620.3 M; square bonuses left out or tripled 629.8 M / 683.9 M; our own
+/// mobility after the move, 8 or 16 per move, 612.4 M / 612.2 M but one more move generation
+/// per child, not kept.)
 pub const CORNER_STABILITY_WEIGHT: i32 = 16;
 
 /// Discs of `player` that are stable for a simple reason: each corner it holds, and its discs
