@@ -43,38 +43,51 @@ impl MoveList {
     /// All legal moves in `moves` (a legal-move bitboard) with their flips, unscored.
     #[inline]
     pub fn new(player: u64, opponent: u64, moves: u64) -> MoveList {
-        // Built in place (a separate array moved into the list cost a 576-byte copy).
-        let mut list = MoveList {
+        let mut list = MoveList::empty();
+        list.fill(player, opponent, moves);
+        list
+    }
+
+    /// A list of no moves, to be filled in place by [`MoveList::fill`] or
+    /// [`MoveList::fill_without_first`].
+    #[inline(always)]
+    pub fn empty() -> MoveList {
+        MoveList {
             items: [Candidate::default(); MAX_MOVES],
             len: 0,
-        };
+        }
+    }
+
+    /// Replaces the list by the moves of [`MoveList::new`], built in place (a list built
+    /// elsewhere and moved here costs a 576-byte copy).
+    #[inline]
+    pub fn fill(&mut self, player: u64, opponent: u64, moves: u64) {
+        self.len = 0;
         let mut m = moves;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            list.items[list.len] = Candidate {
+            self.items[self.len] = Candidate {
                 sq: sq as u8,
                 flips: flips(sq, player, opponent),
                 score: 0,
             };
-            list.len += 1;
+            self.len += 1;
         }
-        list
     }
 
-    /// The moves of [`MoveList::new`] but `first` (a legal move, searched already), in the
-    /// order the whole list has after [`MoveList::move_to_front`]`(first)`, so that equal
-    /// scores are picked alike either way.
+    /// Replaces the list by the moves of [`MoveList::new`] but `first` (a legal move,
+    /// searched already), in the order the whole list has after
+    /// [`MoveList::move_to_front`]`(first)`, so that equal scores are picked alike either way.
     #[inline]
-    pub fn without_first(player: u64, opponent: u64, moves: u64, first: u8) -> MoveList {
+    pub fn fill_without_first(&mut self, player: u64, opponent: u64, moves: u64, first: u8) {
         let bit = 1u64 << first;
-        let mut list = MoveList::new(player, opponent, moves & !bit);
+        self.fill(player, opponent, moves & !bit);
         // `move_to_front` swaps the first move into the place of the one it brings forward.
         let k = (moves & (bit - 1)).count_ones() as usize;
         if k > 1 {
-            list.items[..k].rotate_left(1);
+            self.items[..k].rotate_left(1);
         }
-        list
     }
 
     #[inline(always)]
@@ -306,7 +319,8 @@ mod tests {
                     m2 &= m2 - 1;
                     let mut whole = MoveList::new(p, o, moves);
                     assert!(whole.move_to_front(sq));
-                    let rest = MoveList::without_first(p, o, moves, sq);
+                    let mut rest = MoveList::new(p, o, moves);
+                    rest.fill_without_first(p, o, moves, sq);
                     let key = |c: &Candidate| (c.sq, c.flips);
                     let expected: Vec<_> = whole.as_slice()[1..].iter().map(key).collect();
                     let got: Vec<_> = rest.as_slice().iter().map(key).collect();
