@@ -219,4 +219,4 @@ impl fmt::Display for Board {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

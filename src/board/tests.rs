@@ -5,7 +5,7 @@ use super::*;
 use crate::rng::Rng;
 
 /// Calls `f` on every position of `games` random games from the start (passes included).
-fn random_positions(seed: u64, games: usize, mut f: impl FnMut(&Board)) {
+pub(crate) fn random_positions(seed: u64, games: usize, mut f: impl FnMut(&Board)) {
     let mut rng = Rng::new(seed);
     for _ in 0..games {
         let mut b = Board::START;

@@ -272,33 +272,21 @@ pub static SQUARE_BONUS: [i32; 64] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Move};
-    use crate::rng::Rng;
+    use crate::board::tests::random_positions;
     use crate::search::stability::stable_discs;
 
     /// Along random games, the discs `corner_stable` names are stable by the full analysis
     /// of `stable_discs` (which finds every stable edge disc exactly).
     #[test]
     fn corner_stable_discs_are_stable() {
-        let mut rng = Rng::new(11);
         let mut named = 0;
-        for _ in 0..2000 {
-            let mut board = Board::START;
-            while let Some(m) = rng.random_move(&board) {
-                for (p, o) in [
-                    (board.player, board.opponent),
-                    (board.opponent, board.player),
-                ] {
-                    let simple = corner_stable(p);
-                    assert_eq!(simple & !stable_discs(p, o), 0, "{p:#x} {o:#x}");
-                    named += simple.count_ones();
-                }
-                board = match m {
-                    Move::Pass => board.pass(),
-                    Move::Play(sq) => board.play_flips(sq, board.flips(sq)),
-                };
+        random_positions(11, 2000, |b| {
+            for (p, o) in [(b.player, b.opponent), (b.opponent, b.player)] {
+                let simple = corner_stable(p);
+                assert_eq!(simple & !stable_discs(p, o), 0, "{p:#x} {o:#x}");
+                named += simple.count_ones();
             }
-        }
+        });
         assert!(named > 100_000, "{named}");
     }
 
@@ -306,33 +294,25 @@ mod tests {
     /// in the same order as the whole list after that move was brought to the front.
     #[test]
     fn list_without_first_keeps_the_order_of_move_to_front() {
-        let mut rng = Rng::new(7);
         let mut checked = 0;
-        for _ in 0..300 {
-            let mut board = Board::START;
-            while let Some(m) = rng.random_move(&board) {
-                let (p, o) = (board.player, board.opponent);
-                let moves = legal_moves(p, o);
-                let mut m2 = moves;
-                while m2 != 0 {
-                    let sq = m2.trailing_zeros() as u8;
-                    m2 &= m2 - 1;
-                    let mut whole = MoveList::new(p, o, moves);
-                    assert!(whole.move_to_front(sq));
-                    let mut rest = MoveList::new(p, o, moves);
-                    rest.fill_without_first(p, o, moves, sq);
-                    let key = |c: &Candidate| (c.sq, c.flips);
-                    let expected: Vec<_> = whole.as_slice()[1..].iter().map(key).collect();
-                    let got: Vec<_> = rest.as_slice().iter().map(key).collect();
-                    assert_eq!(got, expected);
-                    checked += 1;
-                }
-                board = match m {
-                    Move::Pass => board.pass(),
-                    Move::Play(sq) => board.play_flips(sq, board.flips(sq)),
-                };
+        random_positions(7, 300, |b| {
+            let (p, o) = (b.player, b.opponent);
+            let moves = legal_moves(p, o);
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as u8;
+                m &= m - 1;
+                let mut whole = MoveList::new(p, o, moves);
+                assert!(whole.move_to_front(sq));
+                let mut rest = MoveList::new(p, o, moves);
+                rest.fill_without_first(p, o, moves, sq);
+                let key = |c: &Candidate| (c.sq, c.flips);
+                let expected: Vec<_> = whole.as_slice()[1..].iter().map(key).collect();
+                let got: Vec<_> = rest.as_slice().iter().map(key).collect();
+                assert_eq!(got, expected);
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 50_000, "{checked}");
     }
 }
