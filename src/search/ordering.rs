@@ -4,6 +4,7 @@
 //! classes.
 
 use super::last_moves::odd_quadrants;
+use super::stability::corner_stable;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
 
@@ -230,19 +231,6 @@ pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
 /// per child, not kept.)
 pub const CORNER_STABILITY_WEIGHT: i32 = 16;
 
-/// Discs of `player` that are stable for a simple reason: each corner it holds, and its discs
-/// on the two edge squares beside such a corner (C-squares). A disc on an edge can be flipped
-/// only along that edge, and the run would have to end beyond our own corner.
-#[inline(always)]
-pub fn corner_stable(player: u64) -> u64 {
-    let corners = player & CORNERS;
-    let beside = ((corners & 0x0100_0000_0000_0001) << 1)
-        | ((corners & 0x8000_0000_0000_0080) >> 1)
-        | ((corners & 0x0000_0000_0000_0081) << 8)
-        | ((corners & 0x8100_0000_0000_0000) >> 8);
-    (corners | beside) & player
-}
-
 /// Number of `moves`, corners counted twice: the opponent's mobility as the orderings weigh
 /// it.
 #[inline(always)]
@@ -273,22 +261,6 @@ pub static SQUARE_BONUS: [i32; 64] = {
 mod tests {
     use super::*;
     use crate::board::tests::random_positions;
-    use crate::search::stability::stable_discs;
-
-    /// Along random games, the discs `corner_stable` names are stable by the full analysis
-    /// of `stable_discs` (which finds every stable edge disc exactly).
-    #[test]
-    fn corner_stable_discs_are_stable() {
-        let mut named = 0;
-        random_positions(11, 2000, |b| {
-            for (p, o) in [(b.player, b.opponent), (b.opponent, b.player)] {
-                let simple = corner_stable(p);
-                assert_eq!(simple & !stable_discs(p, o), 0, "{p:#x} {o:#x}");
-                named += simple.count_ones();
-            }
-        });
-        assert!(named > 100_000, "{named}");
-    }
 
     /// Along random games, the list without a searched first move holds the same candidates
     /// in the same order as the whole list after that move was brought to the front.
@@ -304,7 +276,7 @@ mod tests {
                 m &= m - 1;
                 let mut whole = MoveList::new(p, o, moves);
                 assert!(whole.move_to_front(sq));
-                let mut rest = MoveList::new(p, o, moves);
+                let mut rest = MoveList::empty();
                 rest.fill_without_first(p, o, moves, sq);
                 let key = |c: &Candidate| (c.sq, c.flips);
                 let expected: Vec<_> = whole.as_slice()[1..].iter().map(key).collect();

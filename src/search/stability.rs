@@ -1,6 +1,7 @@
 //! Stable discs (discs that can never be flipped again): exact edge stability from a table
 //! over all 3^8 edge states, discs on filled lines, then propagation from stable neighbours.
-//! The count bounds the final score, which lets the endgame cut hopeless branches.
+//! The count bounds the final score, which lets the endgame cut hopeless branches; a cheaper
+//! subset (corners and the C-squares beside them) helps order the endgame moves.
 
 /// `EDGE[p * 256 + o]`: the stable discs of `p` on one edge line (bits 0..8) for that state.
 static EDGE: [u8; 65536] = build_edge_table();
@@ -198,9 +199,23 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
     }
 }
 
+/// Discs of `player` that are stable for a simple reason: each corner it holds, and its discs
+/// on the two edge squares beside such a corner (C-squares). A disc on an edge can be flipped
+/// only along that edge, and the run would have to end beyond our own corner.
+#[inline(always)]
+pub fn corner_stable(player: u64) -> u64 {
+    let corners = player & 0x8100_0000_0000_0081;
+    let beside = ((corners & 0x0100_0000_0000_0001) << 1)
+        | ((corners & 0x8000_0000_0000_0080) >> 1)
+        | ((corners & 0x0000_0000_0000_0081) << 8)
+        | ((corners & 0x8100_0000_0000_0000) >> 8);
+    (corners | beside) & player
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::tests::random_positions;
     use crate::board::{Board, Squares};
     use crate::rng::Rng;
 
@@ -238,6 +253,21 @@ mod tests {
                 assert_eq!(so & !theirs_at_end, 0);
             }
         }
+    }
+
+    /// Along random games, the discs `corner_stable` names are among those `stable_discs`
+    /// finds (which finds every stable edge disc exactly).
+    #[test]
+    fn corner_stable_discs_are_stable() {
+        let mut named = 0;
+        random_positions(11, 2000, |b| {
+            for (p, o) in [(b.player, b.opponent), (b.opponent, b.player)] {
+                let simple = corner_stable(p);
+                assert_eq!(simple & !stable_discs(p, o), 0, "{p:#x} {o:#x}");
+                named += simple.count_ones();
+            }
+        });
+        assert!(named > 100_000, "{named}");
     }
 
     /// The doubling diagonal test against walking each diagonal square by square.
