@@ -8,7 +8,7 @@ pub mod reference;
 pub mod square;
 pub mod symmetry;
 
-pub use square::{BadSquare, Move, Square, Squares};
+pub use square::{BadSquare, Move, Square, Squares, CORNERS};
 pub use symmetry::Symmetry;
 
 use std::fmt;

@@ -3,6 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// The four corners, a1, h1, a8 and h8, as a bitboard.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+
 /// One of the 64 squares. Index `row * 8 + col`, `a1 = 0`, `h1 = 7`, `a8 = 56`, `h8 = 63`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);

@@ -3,9 +3,8 @@
 
 use super::Evaluator;
 use crate::board::movegen::{legal_moves, potential_moves};
-use crate::board::Board;
+use crate::board::{Board, CORNERS};
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 const C_SQUARES: u64 = 0x4281_0000_0000_8142;
 

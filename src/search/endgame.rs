@@ -70,8 +70,9 @@ pub const ETC_MIN: u32 = END_TT_MIN + 1;
 /// 2,441.8 M, 2,350.9 M, 2,205.7 M nodes against 2,090.4 M: margins far from alpha matter here.
 pub const END_EVAL_ORDER_MIN: u32 = 12;
 /// Ordering score per disc of the child's evaluation, against fastest-first's 64 per opponent
-/// reply ([`super::ordering::REPLY_WEIGHT`]). Measured (FFO #40-#49 nodes, from 11 empties): 8: 1,018.9 M, 16: 1,034.5 M; from
-/// 12: 4: 1,082.4 M, 8: 1,046.5 M; from 9: 8: 983.1 M, 16: 1,015.2 M, 32: 1,125.4 M. Again
+/// reply ([`super::ordering::REPLY_WEIGHT`]). Measured (FFO #40-#49 nodes, from 11 empties):
+/// 8: 1,018.9 M, 16: 1,034.5 M; from 12: 4: 1,082.4 M, 8: 1,046.5 M; from 9: 8: 983.1 M,
+/// 16: 1,015.2 M, 32: 1,125.4 M. Again
 /// on the deeper #50-#52: 4: 1,639.3 M, 8: 1,576.1 M, 16: 1,610.8 M. With mobility beside the
 /// ordering searches' values above this tier, #51 + #52 + #56: 8 (potential replies 8):
 /// 2,090.4 M; 16 (and 16) 2,075.6 M, but #53 + #58 7,805.9 M against 7,818.3 M; 32 (and 32)

@@ -7,11 +7,10 @@ use super::last_moves::odd_quadrants;
 use super::stability::corner_stable;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
+use crate::board::CORNERS;
 
 /// More than the largest number of legal moves in any Othello position (33).
 pub const MAX_MOVES: usize = 36;
-
-pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// One candidate move with its flips and ordering score.
 #[derive(Clone, Copy, Default, Debug)]

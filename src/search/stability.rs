@@ -3,6 +3,8 @@
 //! The count bounds the final score, which lets the endgame cut hopeless branches; a cheaper
 //! subset (corners and the C-squares beside them) helps order the endgame moves.
 
+use crate::board::CORNERS;
+
 /// `EDGE[p * 256 + o]`: the stable discs of `p` on one edge line (bits 0..8) for that state.
 static EDGE: [u8; 65536] = build_edge_table();
 
@@ -204,7 +206,7 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 /// only along that edge, and the run would have to end beyond our own corner.
 #[inline(always)]
 pub fn corner_stable(player: u64) -> u64 {
-    let corners = player & 0x8100_0000_0000_0081;
+    let corners = player & CORNERS;
     let beside = ((corners & 0x0100_0000_0000_0001) << 1)
         | ((corners & 0x8000_0000_0000_0080) >> 1)
         | ((corners & 0x0000_0000_0000_0081) << 8)
