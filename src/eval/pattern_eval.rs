@@ -5,8 +5,8 @@
 
 use super::features::Features;
 use super::patterns::{
-    layout, phase, scalar_indices, TableKind, N_INSTANCES, N_PATTERN_TYPES, N_SCALAR_TABLES,
-    N_TABLES,
+    layout, phase, scalar_indices, scalar_indices_knowing, TableKind, N_INSTANCES, N_PATTERN_TYPES,
+    N_SCALAR_TABLES, N_TABLES,
 };
 use super::weights::{TableHeader, Weights, WeightsError, WeightsErrorKind};
 use super::Evaluator;
@@ -157,6 +157,18 @@ impl PatternEval {
     /// (1/[`PatternEval::scale`] disc) for the side to move, not clamped. No allocation.
     #[inline]
     pub fn eval_features(&self, features: &Features, board: &Board) -> i32 {
+        self.eval_features_with(features, board, scalar_indices(board))
+    }
+
+    /// [`PatternEval::eval_features`] with the scalar features given (`scalars`, as
+    /// [`scalar_indices`] would compute them).
+    #[inline(always)]
+    fn eval_features_with(
+        &self,
+        features: &Features,
+        board: &Board,
+        sc: [u8; N_SCALAR_TABLES],
+    ) -> i32 {
         let ph = phase(board.empty_count(), self.n_phases);
         let base = (ph * 2 + usize::from(features.swapped)) * self.pattern_block;
         let w = &self.patterns[base..base + self.pattern_block];
@@ -164,7 +176,6 @@ impl PatternEval {
         for (off, &idx) in self.instance_offset.iter().zip(features.idx.iter()) {
             sum += i32::from(w[*off as usize + idx as usize]);
         }
-        let sc = scalar_indices(board);
         let sbase = ph * self.scalar_block;
         let s = &self.scalars[sbase..sbase + self.scalar_block];
         for (off, &v) in self.scalar_offset.iter().zip(sc.iter()) {
@@ -217,6 +228,12 @@ impl Evaluator for PatternEval {
     fn evaluate_with(&self, state: &Features, board: &Board) -> i32 {
         self.to_discs(self.eval_features(state, board))
     }
+
+    #[inline(always)]
+    fn evaluate_knowing(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
+        let sc = scalar_indices_knowing(board, moves, potential);
+        self.to_discs(self.eval_features_with(state, board, sc))
+    }
 }
 
 /// Small deterministic weights for tests: `n_phases` phases of pseudo-random values of a few
@@ -241,6 +258,7 @@ pub fn test_weights(n_phases: usize, seed: u64) -> Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::movegen::{legal_moves, potential_moves};
     use crate::board::{Move, Symmetry};
 
     fn eval() -> PatternEval {
@@ -264,6 +282,8 @@ mod tests {
 
     #[test]
     fn incremental_evaluation_matches_scratch() {
+        // Also: the evaluation given the mover's moves and potential moves (as the endgame
+        // ordering gives them) is the same.
         let e = eval();
         let mut rng = Rng::new(77);
         for _ in 0..300 {
@@ -271,6 +291,11 @@ mod tests {
             let mut feat = Features::new(&board);
             loop {
                 assert_eq!(e.eval_features(&feat, &board), e.eval_units(&board));
+                let (p, o) = (board.player, board.opponent);
+                assert_eq!(
+                    e.evaluate_knowing(&feat, &board, legal_moves(p, o), potential_moves(p, o)),
+                    e.evaluate_with(&feat, &board)
+                );
                 let v = e.evaluate(&board);
                 assert!((-64..=64).contains(&v));
                 match rng.random_move(&board) {

@@ -444,9 +444,17 @@ pub fn phase(empties: u32, n_phases: usize) -> usize {
 #[inline(always)]
 pub fn scalar_indices(board: &Board) -> [u8; N_SCALAR_TABLES] {
     let (p, o) = (board.player, board.opponent);
-    let mob_p = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_CAP);
+    scalar_indices_knowing(board, legal_moves(p, o), potential_moves(p, o))
+}
+
+/// [`scalar_indices`] given the side to move's legal moves and potential moves (bitboards),
+/// for a caller that has them already.
+#[inline(always)]
+pub fn scalar_indices_knowing(board: &Board, moves: u64, potential: u64) -> [u8; N_SCALAR_TABLES] {
+    let (p, o) = (board.player, board.opponent);
+    let mob_p = (moves.count_ones() as usize).min(MOBILITY_CAP);
     let mob_o = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_CAP);
-    let pot_p = (potential_moves(p, o).count_ones() as usize).min(POTENTIAL_CAP);
+    let pot_p = (potential.count_ones() as usize).min(POTENTIAL_CAP);
     let pot_o = (potential_moves(o, p).count_ones() as usize).min(POTENTIAL_CAP);
     let e = board.empties();
     const Q: [u64; 4] = [

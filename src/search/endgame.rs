@@ -354,8 +354,15 @@ impl<E: Evaluator> Context<'_, E> {
                 );
             }
             Some(state) if by_evaluation => {
-                list.score_endgame(player, opponent, tt_move, true);
-                self.add_child_evaluations(player, opponent, state, &mut list, tt_move);
+                // Fastest-first plus the children's evaluations (lower for the opponent
+                // first), which reuse the opponent's moves and potential moves that
+                // fastest-first counts.
+                let eval = self.eval;
+                list.score_endgame_with(player, opponent, tt_move, |c, (np, no), replies, pot| {
+                    let child = eval.play(state, c.sq as usize, c.flips);
+                    let board = Board::new(np, no);
+                    -eval.evaluate_knowing(&child, &board, replies, pot) * EVAL_ORDER_WEIGHT
+                });
             }
             _ => list.score_endgame(player, opponent, tt_move, n >= END_POTENTIAL_MIN),
         }
@@ -405,26 +412,6 @@ impl<E: Evaluator> Context<'_, E> {
         } else if !self.stopped {
             self.end_cache
                 .store(board.player, board.opponent, alpha, best, sq);
-        }
-    }
-
-    /// Adds to fastest-first scores the children's static evaluations (lower for the
-    /// opponent first), [`EVAL_ORDER_WEIGHT`] per disc; the table move keeps its place.
-    #[inline]
-    fn add_child_evaluations(
-        &self,
-        player: u64,
-        opponent: u64,
-        state: &E::State,
-        list: &mut MoveList,
-        tt_move: u8,
-    ) {
-        for c in list.as_mut_slice() {
-            if c.sq != tt_move {
-                let (np, no) = c.child(player, opponent);
-                let child = self.eval.play(state, c.sq as usize, c.flips);
-                c.score -= self.eval.evaluate_with(&child, &Board::new(np, no)) * EVAL_ORDER_WEIGHT;
-            }
         }
     }
 
