@@ -257,9 +257,53 @@ fn squares_of(mask: u64) -> Vec<usize> {
     (0..64).filter(|&s| mask & (1u64 << s) != 0).collect()
 }
 
-/// Digit `k` of a ternary number.
-fn digit(index: usize, k: usize) -> usize {
-    (index / pow3(k)) % 3
+/// For a pattern of `n` squares whose self-symmetries permute its digits by `perms` (digit
+/// `k` goes to `perm[k]`; the identity among them): the folded index of each raw index (the
+/// classes of symmetric indices numbered in the order of their smallest raw index), the raw
+/// index with the two colours swapped, and the number of classes. The digits are counted up
+/// alongside the index, so no index is divided into digits.
+fn fold_and_swap(n: usize, perms: &[Vec<usize>]) -> (Vec<u32>, Vec<u16>, u32) {
+    const SWAPPED: [usize; 3] = [0, 2, 1];
+    let size = pow3(n);
+    let mut fold = vec![0u32; size];
+    let mut swap = vec![0u16; size];
+    let mut digits = vec![0usize; n];
+    // Per permutation, the weight of each digit in the image; then the plain powers.
+    let images: Vec<Vec<usize>> = perms
+        .iter()
+        .map(|p| p.iter().map(|&to| pow3(to)).collect())
+        .collect();
+    let powers: Vec<usize> = (0..n).map(pow3).collect();
+    let mut next = 0u32;
+    for idx in 0..size {
+        let canonical = images
+            .iter()
+            .map(|w| digits.iter().zip(w).map(|(&d, &p)| d * p).sum::<usize>())
+            .min()
+            .unwrap_or(idx);
+        // The smallest index of a class is met first: it numbers the class, the others look
+        // it up.
+        fold[idx] = if canonical == idx {
+            next += 1;
+            next - 1
+        } else {
+            fold[canonical]
+        };
+        swap[idx] = digits
+            .iter()
+            .zip(&powers)
+            .map(|(&d, &p)| SWAPPED[d] * p)
+            .sum::<usize>() as u16;
+        // The next index's digits (ternary increment).
+        for d in digits.iter_mut() {
+            *d += 1;
+            if *d < 3 {
+                break;
+            }
+            *d = 0;
+        }
+    }
+    (fold, swap, next)
 }
 
 impl Layout {
@@ -298,36 +342,10 @@ impl Layout {
                         .collect()
                 })
                 .collect();
-            let size = pow3(n);
-            let canonical = |idx: usize| -> usize {
-                perms
-                    .iter()
-                    .map(|p| (0..n).map(|k| digit(idx, k) * pow3(p[k])).sum::<usize>())
-                    .min()
-                    .unwrap_or(idx)
-            };
-            let mut map = vec![u32::MAX; size];
-            let mut next = 0u32;
-            for (idx, slot) in map.iter_mut().enumerate() {
-                if canonical(idx) == idx {
-                    *slot = next;
-                    next += 1;
-                }
-            }
-            for idx in 0..size {
-                let c = canonical(idx);
-                map[idx] = map[c];
-            }
+            let (map, swap_map, next) = fold_and_swap(n, &perms);
             fold.push(map);
-            swap.push(
-                (0..size)
-                    .map(|idx| {
-                        (0..n)
-                            .map(|k| [0, 2, 1][digit(idx, k)] * pow3(k))
-                            .sum::<usize>() as u16
-                    })
-                    .collect(),
-            );
+            swap.push(swap_map);
+            let size = pow3(n);
             specs.push(TableSpec {
                 kind: TableKind::Pattern,
                 squares: n as u8,
@@ -516,6 +534,55 @@ mod tests {
         assert_eq!(entries[6], (6561 + 81) / 2); // diag 8: reversal (transpose fixes it)
         assert_eq!(entries[7], (2187 + 81) / 2);
         assert_eq!(entries[10], (81 + 9) / 2);
+    }
+
+    /// The folding numbers the classes of symmetric indices by their smallest index: the
+    /// board's symmetries that keep a pattern's squares in place map each index to one of the
+    /// same number, and each number first appears right after the one before it.
+    #[test]
+    fn folding_numbers_symmetry_classes_in_order() {
+        let l = layout();
+        for (t, &base) in BASE_MASKS.iter().enumerate() {
+            let sq = squares_of(base);
+            // The raw index of a pattern's squares (digit 1 for `p`, 2 for `o`).
+            let raw = |p: u64, o: u64| {
+                sq.iter().rev().fold(0usize, |acc, &s| {
+                    acc * 3 + (p >> s & 1) as usize + 2 * (o >> s & 1) as usize
+                })
+            };
+            let fold = &l.fold[t];
+            let mut seen = 0u32;
+            for (idx, &f) in fold.iter().enumerate() {
+                assert!(
+                    f <= seen,
+                    "type {t}: index {idx} numbered {f} after {seen} classes"
+                );
+                seen = seen.max(f + 1);
+                let (mut p, mut o, mut rest) = (0u64, 0u64, idx);
+                for &s in &sq {
+                    match rest % 3 {
+                        1 => p |= 1 << s,
+                        2 => o |= 1 << s,
+                        _ => {}
+                    }
+                    rest /= 3;
+                }
+                assert_eq!(raw(p, o), idx);
+                assert_eq!(
+                    l.swap[t][idx] as usize,
+                    raw(o, p),
+                    "type {t}: swap of {idx}"
+                );
+                for sym in Symmetry::ALL.iter().filter(|s| s.apply(base) == base) {
+                    let image = raw(sym.apply(p), sym.apply(o));
+                    assert_eq!(
+                        fold[image], f,
+                        "type {t}: index {idx} and its image {image}"
+                    );
+                }
+            }
+            assert_eq!(seen, l.specs[t].entries);
+        }
     }
 
     #[test]
