@@ -45,6 +45,17 @@ pub struct Context<'a, E: Evaluator> {
 
 impl<'a, E: Evaluator> Context<'a, E> {
     pub fn new(tt: &'a TranspositionTable, eval: &'a E, stop: &'a AtomicBool) -> Self {
+        Context::with_end_cache(tt, eval, stop, EndCache::default())
+    }
+
+    /// As [`Context::new`], with an endgame cache kept from an earlier context of the same
+    /// thread (its entries are exact facts about positions, true for any search).
+    pub fn with_end_cache(
+        tt: &'a TranspositionTable,
+        eval: &'a E,
+        stop: &'a AtomicBool,
+        end_cache: EndCache,
+    ) -> Self {
         static NO_PROBCUT: std::sync::OnceLock<ProbCutModel> = std::sync::OnceLock::new();
         Context {
             tt,
@@ -61,7 +72,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
             book: None,
             book_min_empties: 65,
             root_moves: u64::MAX,
-            end_cache: EndCache::default(),
+            end_cache,
         }
     }
 
