@@ -45,12 +45,12 @@ pub struct Context<'a, E: Evaluator> {
 
 impl<'a, E: Evaluator> Context<'a, E> {
     pub fn new(tt: &'a TranspositionTable, eval: &'a E, stop: &'a AtomicBool) -> Self {
-        Context::with_end_cache(tt, eval, stop, EndCache::default())
+        Context::new_with_end_cache(tt, eval, stop, EndCache::default())
     }
 
     /// As [`Context::new`], with an endgame cache kept from an earlier context of the same
     /// thread (its entries are exact facts about positions, true for any search).
-    pub fn with_end_cache(
+    pub fn new_with_end_cache(
         tt: &'a TranspositionTable,
         eval: &'a E,
         stop: &'a AtomicBool,

@@ -181,7 +181,7 @@ impl SplitPool {
                 }
                 continue;
             };
-            let mut ctx = Context::with_end_cache(tt, eval, &sp.abort, end_cache)
+            let mut ctx = Context::new_with_end_cache(tt, eval, &sp.abort, end_cache)
                 .with_probcut(probcut)
                 .with_pool(self);
             ctx.selectivity = sp.selectivity;
