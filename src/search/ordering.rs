@@ -154,40 +154,21 @@ impl MoveList {
     /// the corners, odd quadrants first; the table move before all.
     #[inline]
     pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: u8, potential: bool) {
-        if potential {
-            self.score_endgame_with(player, opponent, tt_move, |_, _, _, _| 0);
-        } else {
-            self.score_fastest_first(player, opponent, tt_move, |_, _, _| 0);
-        }
+        self.score_endgame_with(player, opponent, tt_move, potential, |_, _, _, _| 0);
     }
 
-    /// [`MoveList::score_endgame`] with potential replies, plus `extra(candidate, child,
-    /// replies, potential replies)` for each move but the table move: the child position
-    /// (opponent to move) and the opponent's legal and potential moves there, which an
-    /// evaluation of the child can reuse.
+    /// [`MoveList::score_endgame`] plus `extra(candidate, child, replies, potential
+    /// replies)` for each move but the table move: the child position (opponent to move) and
+    /// the opponent's legal and potential moves there (potential ones 0 when not counted),
+    /// which an evaluation of the child can reuse.
     #[inline(always)]
     pub fn score_endgame_with(
         &mut self,
         player: u64,
         opponent: u64,
         tt_move: u8,
+        potential: bool,
         mut extra: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
-    ) {
-        self.score_fastest_first(player, opponent, tt_move, |c, child, replies| {
-            let potential = potential_moves(child.0, child.1);
-            extra(c, child, replies, potential)
-                - potential.count_ones() as i32 * POTENTIAL_REPLY_WEIGHT
-        });
-    }
-
-    /// Fastest-first without potential replies, plus `extra(candidate, child, replies)`.
-    #[inline(always)]
-    fn score_fastest_first(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        tt_move: u8,
-        mut extra: impl FnMut(&Candidate, (u64, u64), u64) -> i32,
     ) {
         let odd = odd_quadrants(!(player | opponent));
         for c in self.as_mut_slice() {
@@ -199,11 +180,17 @@ impl MoveList {
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
             let parity = (odd & c.bit() != 0) as i32;
+            let potential_replies = if potential {
+                potential_moves(np, no)
+            } else {
+                0
+            };
             c.score = -mobility * REPLY_WEIGHT
                 + parity * 16
                 + SQUARE_BONUS[c.sq as usize]
                 + corner_stable(no).count_ones() as i32 * CORNER_STABILITY_WEIGHT
-                + extra(c, (np, no), replies);
+                - potential_replies.count_ones() as i32 * POTENTIAL_REPLY_WEIGHT
+                + extra(c, (np, no), replies, potential_replies);
         }
     }
 }

@@ -109,6 +109,45 @@ impl SplitPool {
         true
     }
 
+    /// Waits, counted as idle, for a split point to help with: watches for one for up to
+    /// [`IDLE_SPIN`], then sleeps until woken. `None` at shutdown.
+    fn wait_for_work(&self) -> Option<Arc<SplitPoint>> {
+        self.idle.fetch_add(1, AcqRel);
+        let taken = self.take_offered();
+        self.idle.fetch_sub(1, AcqRel);
+        taken
+    }
+
+    fn take_offered(&self) -> Option<Arc<SplitPoint>> {
+        loop {
+            let spun = self.spin_for_work();
+            let mut slot = self.pending.lock().ok()?;
+            let mut asleep = false;
+            loop {
+                let shutdown = self.shutdown.load(Acquire);
+                if shutdown || slot.is_some() {
+                    if asleep {
+                        self.sleeping.fetch_sub(1, Relaxed);
+                    }
+                    if shutdown {
+                        return None;
+                    }
+                    self.offered.store(false, Release);
+                    return slot.take();
+                }
+                if spun && !asleep {
+                    // Another helper took it first: watch again before sleeping.
+                    break;
+                }
+                if !asleep {
+                    asleep = true;
+                    self.sleeping.fetch_add(1, Relaxed);
+                }
+                slot = self.wake.wait(slot).ok()?;
+            }
+        }
+    }
+
     /// Watches for a split point or the shutdown for up to [`IDLE_SPIN`]; true when one came.
     fn spin_for_work(&self) -> bool {
         let start = Instant::now();
@@ -143,47 +182,7 @@ impl SplitPool {
         // The helper's endgame cache lives as long as the helper, from split point to split
         // point.
         let mut end_cache = EndCache::default();
-        loop {
-            self.idle.fetch_add(1, AcqRel);
-            let spun = self.spin_for_work();
-            let sp = {
-                let Ok(mut slot) = self.pending.lock() else {
-                    return;
-                };
-                let mut asleep = false;
-                let sp = loop {
-                    if self.shutdown.load(Acquire) {
-                        break None;
-                    }
-                    if let Some(sp) = slot.take() {
-                        self.offered.store(false, Release);
-                        break Some(sp);
-                    }
-                    if spun && !asleep {
-                        // Another helper took it first: watch again before sleeping.
-                        break None;
-                    }
-                    if !asleep {
-                        asleep = true;
-                        self.sleeping.fetch_add(1, Relaxed);
-                    }
-                    slot = match self.wake.wait(slot) {
-                        Ok(s) => s,
-                        Err(_) => return,
-                    };
-                };
-                if asleep {
-                    self.sleeping.fetch_sub(1, Relaxed);
-                }
-                self.idle.fetch_sub(1, AcqRel);
-                sp
-            };
-            let Some(sp) = sp else {
-                if self.shutdown.load(Acquire) {
-                    return;
-                }
-                continue;
-            };
+        while let Some(sp) = self.wait_for_work() {
             let mut ctx = Context::new_with_end_cache(tt, eval, &sp.abort, end_cache)
                 .with_probcut(probcut)
                 .with_pool(self);
