@@ -361,17 +361,11 @@ impl<E: Evaluator> Context<'_, E> {
                 // first), which reuse the opponent's moves and potential moves that
                 // fastest-first counts.
                 let eval = self.eval;
-                list.score_endgame_with(
-                    player,
-                    opponent,
-                    tt_move,
-                    true,
-                    |c, child, replies, pot| {
-                        let state = eval.play(state, c.sq as usize, c.flips);
-                        let board = Board::new(child.0, child.1);
-                        -eval.evaluate_knowing(&state, &board, replies, pot) * EVAL_ORDER_WEIGHT
-                    },
-                );
+                list.score_endgame_with(player, opponent, tt_move, |c, (np, no), replies, pot| {
+                    let child = eval.play(state, c.sq as usize, c.flips);
+                    let board = Board::new(np, no);
+                    -eval.evaluate_knowing(&child, &board, replies, pot) * EVAL_ORDER_WEIGHT
+                });
             }
             _ => list.score_endgame(player, opponent, tt_move, n >= END_POTENTIAL_MIN),
         }

@@ -154,21 +154,43 @@ impl MoveList {
     /// the corners, odd quadrants first; the table move before all.
     #[inline]
     pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: u8, potential: bool) {
-        self.score_endgame_with(player, opponent, tt_move, potential, |_, _, _, _| 0);
+        if potential {
+            self.score_endgame_with(player, opponent, tt_move, |_, _, _, _| 0);
+        } else {
+            self.score_fastest_first(player, opponent, tt_move, |_, _, _| 0);
+        }
     }
 
-    /// [`MoveList::score_endgame`] plus `extra(candidate, child, replies, potential
-    /// replies)` for each move but the table move: the child position (opponent to move) and
-    /// the opponent's legal and potential moves there (potential ones 0 when not counted),
-    /// which an evaluation of the child can reuse.
+    /// [`MoveList::score_endgame`] with potential replies, plus `extra(candidate, child,
+    /// replies, potential replies)` for each move but the table move: the child position
+    /// (opponent to move) and the opponent's legal and potential moves there, which an
+    /// evaluation of the child can reuse.
     #[inline(always)]
     pub fn score_endgame_with(
         &mut self,
         player: u64,
         opponent: u64,
         tt_move: u8,
-        potential: bool,
         mut extra: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
+    ) {
+        self.score_fastest_first(player, opponent, tt_move, |c, child, replies| {
+            let potential = potential_moves(child.0, child.1);
+            extra(c, child, replies, potential)
+                - potential.count_ones() as i32 * POTENTIAL_REPLY_WEIGHT
+        });
+    }
+
+    /// Fastest-first without potential replies, plus `extra(candidate, child, replies)`.
+    /// (One loop with the potential replies behind a flag instead of this layer and the one
+    /// above: identical nodes but FFO #41-#43 22,461.7 M -> 22,649.1 M instructions on an
+    /// AVX2 build, the flag tested per move. Not kept.)
+    #[inline(always)]
+    fn score_fastest_first(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        tt_move: u8,
+        mut extra: impl FnMut(&Candidate, (u64, u64), u64) -> i32,
     ) {
         let odd = odd_quadrants(!(player | opponent));
         for c in self.as_mut_slice() {
@@ -180,17 +202,11 @@ impl MoveList {
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
             let parity = (odd & c.bit() != 0) as i32;
-            let potential_replies = if potential {
-                potential_moves(np, no)
-            } else {
-                0
-            };
             c.score = -mobility * REPLY_WEIGHT
                 + parity * 16
                 + SQUARE_BONUS[c.sq as usize]
                 + corner_stable(no).count_ones() as i32 * CORNER_STABILITY_WEIGHT
-                - potential_replies.count_ones() as i32 * POTENTIAL_REPLY_WEIGHT
-                + extra(c, (np, no), replies, potential_replies);
+                + extra(c, (np, no), replies);
         }
     }
 }
