@@ -7,6 +7,7 @@ use super::last_moves::final_score;
 use super::limits::Selectivity;
 use super::ordering::{weighted_mobility, MoveList};
 use super::probcut;
+use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::Board;
 use crate::eval::Evaluator;
@@ -270,20 +271,46 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
         moves: u64,
     ) -> i32 {
-        let mut list = MoveList::new(player, opponent, moves);
-        if depth > 1 {
-            list.score_mobility(player, opponent);
+        if depth == 1 {
+            return self.nws_one_ply(player, opponent, state, alpha, moves);
         }
+        let mut list = MoveList::new(player, opponent, moves);
+        list.score_mobility(player, opponent);
         let mut best = i32::MIN;
         for i in 0..list.len() {
-            let c = if depth > 1 {
-                list.pick(i)
-            } else {
-                list.as_slice()[i]
-            };
+            let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
             let cs = self.eval.play(state, c.sq as usize, c.flips);
             let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Null-window search one ply deep: the children's evaluations in square order, each
+    /// move's flips computed only when it is reached (no move list, so nothing is computed
+    /// for the moves after a cut-off).
+    fn nws_one_ply(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
+        alpha: i32,
+        moves: u64,
+    ) -> i32 {
+        let mut best = i32::MIN;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(sq, player, opponent);
+            let cs = self.eval.play(state, sq, f);
+            let v = -self.nws(opponent ^ f, player ^ f ^ (1u64 << sq), &cs, -alpha - 1, 0);
             if v > best {
                 best = v;
                 if v > alpha {
