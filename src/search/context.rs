@@ -104,6 +104,20 @@ impl<'a, E: Evaluator> Context<'a, E> {
         }
     }
 
+    /// What a search of depth 0 finds for `board` (not the end of the game): the book's value
+    /// where the book answers, else the static evaluation.
+    pub fn leaf_value(&self, board: &Board) -> i32 {
+        let n = board.empty_count();
+        if n >= self.book_min_empties {
+            if let Some(hit) = self.book_probe(board.player, board.opponent) {
+                if hit.covers(0, n) {
+                    return hit.value;
+                }
+            }
+        }
+        self.eval.evaluate(board)
+    }
+
     /// The book's value for a node (only called for nodes with enough empties).
     #[inline(never)]
     fn book_probe(&self, player: u64, opponent: u64) -> Option<BookHit> {

@@ -83,6 +83,12 @@ impl<E: Evaluator> Context<'_, E> {
                 final_score(player, opponent)
             };
         }
+        // One ply from the horizon: the best of the children's evaluations, without the table
+        // or an ordering (the principal variation's last move is found again by
+        // `root::principal_variation`).
+        if depth == 1 && !exact {
+            return self.nws_one_ply(player, opponent, state, beta - 1, moves);
+        }
         let board = Board::new(player, opponent);
         let hash = board.hash();
         let tt_move = self.tt.probe(&board, hash).map_or(book_move, |d| {

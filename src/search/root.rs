@@ -305,10 +305,9 @@ fn principal_variation<E: Evaluator>(
             b = b.pass();
             continue;
         }
-        let Some(d) = ctx.tt.probe(&b, b.hash()) else {
-            break;
-        };
-        let Some(sq) = Square::new(d.best) else {
+        let stored = ctx.tt.probe(&b, b.hash()).and_then(|d| Square::new(d.best));
+        let last_ply = pv.len() as u32 + 1 == depth;
+        let Some(sq) = stored.or_else(|| last_ply.then(|| best_one_ply(ctx, &b))) else {
             break;
         };
         let Some(next) = b.play(sq) else {
@@ -318,6 +317,25 @@ fn principal_variation<E: Evaluator>(
         b = next;
     }
     pv
+}
+
+/// The move a search one ply deep chooses (that search stores nothing in the table): the
+/// child worth most to the side to move by [`Context::leaf_value`], the first in square order
+/// among equals. `board` has a legal move and is not one move from the end.
+fn best_one_ply<E: Evaluator>(ctx: &Context<'_, E>, board: &Board) -> Square {
+    let mut best = (i32::MIN, 0u32);
+    let mut moves = board.legal_moves();
+    while moves != 0 {
+        let sq = Square::from_index(moves.trailing_zeros());
+        moves &= moves - 1;
+        if let Some(child) = board.play(sq) {
+            let v = -ctx.leaf_value(&child);
+            if v > best.0 {
+                best = (v, sq.index() as u32);
+            }
+        }
+    }
+    Square::from_index(best.1)
 }
 
 /// A root without a legal square: a pass (searching the opponent's reply) or the game's end.
