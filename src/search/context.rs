@@ -23,6 +23,9 @@ pub struct Context<'a, E: Evaluator> {
     /// Half-width around alpha of the ordering searches at midgame null-window nodes (see
     /// [`super::midgame::SORT_WINDOW`]); 64 = full window.
     pub ordering_window: i32,
+    /// Midgame null-window nodes of less depth skip the table (see
+    /// [`super::midgame::TT_MIN_DEPTH`]).
+    pub tt_min_depth: u32,
     stop: &'a AtomicBool,
     /// Idle helper threads to share work with (none in a single-threaded search).
     pub pool: Option<&'a SplitPool>,
@@ -63,6 +66,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
             probcut: NO_PROBCUT.get_or_init(ProbCutModel::empty),
             selectivity: 0,
             ordering_window: super::midgame::SORT_WINDOW,
+            tt_min_depth: super::midgame::TT_MIN_DEPTH,
             stop,
             pool: None,
             deadline: None,

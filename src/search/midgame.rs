@@ -12,7 +12,8 @@ use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::Board;
 use crate::eval::Evaluator;
 
-/// Below this depth nodes skip the table and order moves by mobility only.
+/// Below this depth nodes skip the table and order moves by mobility only (in a solve, below
+/// `root::SOLVE_TT_MIN_DEPTH`).
 pub const TT_MIN_DEPTH: u32 = 3;
 /// From this depth on, moves are ordered by shallow searches of the children.
 pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
@@ -171,7 +172,7 @@ impl<E: Evaluator> Context<'_, E> {
                 final_score(player, opponent)
             };
         }
-        if depth < TT_MIN_DEPTH {
+        if depth < self.tt_min_depth {
             return self.nws_shallow(player, opponent, state, alpha, depth, moves);
         }
         let board = Board::new(player, opponent);

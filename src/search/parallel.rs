@@ -24,6 +24,8 @@ pub struct SplitPoint {
     pub selectivity: u8,
     /// The owner's ordering window ([`Context::ordering_window`]).
     pub ordering_window: i32,
+    /// The owner's least table depth ([`Context::tt_min_depth`]).
+    pub tt_min_depth: u32,
     moves: Vec<Candidate>,
     next: AtomicUsize,
     /// Threads (other than the owner) still searching a move of this split point.
@@ -188,6 +190,7 @@ impl SplitPool {
                 .with_pool(self);
             ctx.selectivity = sp.selectivity;
             ctx.ordering_window = sp.ordering_window;
+            ctx.tt_min_depth = sp.tt_min_depth;
             work_on(&mut ctx, &sp);
             self.helper_nodes.fetch_add(ctx.nodes, Relaxed);
             end_cache = ctx.end_cache;
@@ -241,6 +244,7 @@ impl<E: Evaluator> Context<'_, E> {
             alpha,
             selectivity: self.selectivity,
             ordering_window: self.ordering_window,
+            tt_min_depth: self.tt_min_depth,
             moves: rest,
             next: AtomicUsize::new(0),
             workers: AtomicUsize::new(0),

@@ -3,7 +3,7 @@
 
 use super::context::Context;
 use super::limits::{Limits, Selectivity, SolveMode};
-use super::midgame::SORT_WINDOW;
+use super::midgame::{SORT_WINDOW, TT_MIN_DEPTH};
 use super::ordering::MoveList;
 use super::tt::NO_SELECTIVITY;
 use crate::board::{Board, Move, Square};
@@ -70,6 +70,19 @@ const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
 /// cost more than they save there (`wedge bench`'s ten solves of 19-20 empties: 53.9 M nodes
 /// without, 56.8 M and 1.12x the time with them from 18 empties).
 const SELECTIVE_SOLVE_MIN: u32 = 21;
+/// In a solve, midgame null-window nodes (the presearch, the selective pass and the ordering
+/// searches) skip the table below this depth (elsewhere [`TT_MIN_DEPTH`]). The presearch's
+/// nodes of depth 3 lie 14 plies or more from the end, where the solve's later passes order
+/// by fastest-first and the children's evaluations; the best moves such shallow searches left
+/// in the table were tried first there, and cut worse than that ordering. Measured, one
+/// thread, each pair side by side: FFO #40-#49 596.2 M -> 567.5 M nodes (20.3 -> 21.3 s),
+/// #50-#53 3,308.2 M -> 2,859.0 M (110.8 -> 103.1 s), #54-#59 26,300.7 M -> 18,062.0 M nodes
+/// (735.9 -> 556.0 s: #55 412.6 -> 328.9 s, #58 117.8 -> 49.1 s); bench endgame 37.9 M ->
+/// 34.7 M nodes. On #58, depth 4 in the presearch alone gives the whole gain (1,951.3 M
+/// nodes), in the selective pass alone or the exact pass alone none (5,280.2 M, 5,271.3 M);
+/// depth 5 everywhere in a solve: bench endgame 35.5 M nodes. (The midgame itself keeps 3:
+/// depth 4 there, bench midgame 1.46 M -> 1.72 M nodes.)
+const SOLVE_TT_MIN_DEPTH: u32 = 4;
 /// Half-width of the aspiration window in discs.
 const ASPIRATION: i32 = 4;
 
@@ -141,6 +154,11 @@ pub fn iterate<E: Evaluator>(
 
     // The midgame searches before a solve order with full windows (see `SORT_WINDOW`).
     ctx.ordering_window = if solve.is_some() { 64 } else { SORT_WINDOW };
+    ctx.tt_min_depth = if solve.is_some() {
+        SOLVE_TT_MIN_DEPTH
+    } else {
+        TT_MIN_DEPTH
+    };
     let mut last: Option<Report> = None;
     for (depth, mode, selectivity) in schedule {
         if let (Some(d), Some(_)) = (soft_deadline, &last) {
