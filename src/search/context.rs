@@ -108,9 +108,12 @@ impl<'a, E: Evaluator> Context<'a, E> {
         }
     }
 
-    /// What a search of depth 0 finds for `board` (not the end of the game): the book's value
-    /// where the book answers, else the static evaluation.
+    /// What a search of depth 0 finds for `board`: the final score at the end of the game,
+    /// the book's value where the book answers, else the static evaluation.
     pub fn leaf_value(&self, board: &Board) -> i32 {
+        if board.is_game_over() {
+            return super::last_moves::final_score(board.player, board.opponent);
+        }
         let n = board.empty_count();
         if n >= self.book_min_empties {
             if let Some(hit) = self.book_probe(board.player, board.opponent) {

@@ -339,7 +339,7 @@ fn principal_variation<E: Evaluator>(
 
 /// The move a search one ply deep chooses (that search stores nothing in the table): the
 /// child worth most to the side to move by [`Context::leaf_value`], the first in square order
-/// among equals. `board` has a legal move and is not one move from the end.
+/// among equals. `board` has a legal move.
 fn best_one_ply<E: Evaluator>(ctx: &Context<'_, E>, board: &Board) -> Square {
     let mut best = (i32::MIN, 0u32);
     let mut moves = board.legal_moves();
