@@ -95,10 +95,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
     /// answers for the search, else `Err(book move or 64)` to order the node with.
     #[inline(always)]
     pub fn book_cut(&mut self, player: u64, opponent: u64, depth: u32, n: u32) -> Result<i32, u8> {
-        if n < self.book_min_empties {
-            return Err(64);
-        }
-        match self.book_probe(player, opponent) {
+        match self.book_hit(player, opponent, n) {
             Some(hit) if hit.covers(depth, n) => {
                 self.nodes += 1;
                 Ok(hit.value)
@@ -115,14 +112,20 @@ impl<'a, E: Evaluator> Context<'a, E> {
             return super::last_moves::final_score(board.player, board.opponent);
         }
         let n = board.empty_count();
-        if n >= self.book_min_empties {
-            if let Some(hit) = self.book_probe(board.player, board.opponent) {
-                if hit.covers(0, n) {
-                    return hit.value;
-                }
-            }
+        match self.book_hit(board.player, board.opponent, n) {
+            Some(hit) if hit.covers(0, n) => hit.value,
+            _ => self.eval.evaluate(board),
         }
-        self.eval.evaluate(board)
+    }
+
+    /// The book's entry for a node of `n` empties, looked up only where the book may answer.
+    #[inline(always)]
+    fn book_hit(&self, player: u64, opponent: u64, n: u32) -> Option<BookHit> {
+        if n < self.book_min_empties {
+            None
+        } else {
+            self.book_probe(player, opponent)
+        }
     }
 
     /// The book's value for a node (only called for nodes with enough empties).

@@ -71,7 +71,8 @@ const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
 /// without, 56.8 M and 1.12x the time with them from 18 empties).
 const SELECTIVE_SOLVE_MIN: u32 = 21;
 /// In a solve, midgame null-window nodes (the presearch, the selective pass and the ordering
-/// searches) skip the table below this depth (elsewhere [`TT_MIN_DEPTH`]). The presearch's
+/// searches) skip the table below this depth (elsewhere [`TT_MIN_DEPTH`]); like the other
+/// nodes below the table, they also skip Multi-ProbCut (from depth 3 otherwise). The presearch's
 /// nodes of depth 3 lie 14 plies or more from the end, where the solve's later passes order
 /// by fastest-first and the children's evaluations; the best moves such shallow searches left
 /// in the table were tried first there, and cut worse than that ordering. Measured, one
@@ -325,7 +326,7 @@ fn principal_variation<E: Evaluator>(
         }
         let stored = ctx.tt.probe(&b, b.hash()).and_then(|d| Square::new(d.best));
         let last_ply = pv.len() as u32 + 1 == depth;
-        let Some(sq) = stored.or_else(|| last_ply.then(|| best_one_ply(ctx, &b))) else {
+        let Some(sq) = stored.or_else(|| last_ply.then(|| best_one_ply(ctx, &b)).flatten()) else {
             break;
         };
         let Some(next) = b.play(sq) else {
@@ -339,21 +340,21 @@ fn principal_variation<E: Evaluator>(
 
 /// The move a search one ply deep chooses (that search stores nothing in the table): the
 /// child worth most to the side to move by [`Context::leaf_value`], the first in square order
-/// among equals. `board` has a legal move.
-fn best_one_ply<E: Evaluator>(ctx: &Context<'_, E>, board: &Board) -> Square {
-    let mut best = (i32::MIN, 0u32);
+/// among equals; `None` without a legal move.
+fn best_one_ply<E: Evaluator>(ctx: &Context<'_, E>, board: &Board) -> Option<Square> {
+    let mut best: Option<(i32, Square)> = None;
     let mut moves = board.legal_moves();
     while moves != 0 {
         let sq = Square::from_index(moves.trailing_zeros());
         moves &= moves - 1;
         if let Some(child) = board.play(sq) {
             let v = -ctx.leaf_value(&child);
-            if v > best.0 {
-                best = (v, sq.index() as u32);
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, sq));
             }
         }
     }
-    Square::from_index(best.1)
+    best.map(|(_, sq)| sq)
 }
 
 /// A root without a legal square: a pass (searching the opponent's reply) or the game's end.
