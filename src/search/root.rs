@@ -64,6 +64,11 @@ const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// 95+98 % 13,108.1 M, 95+98+99 % 13,407.6 M; #55 95 % 19,482.6 M, 95+98 % 18,202.3 M. The
 /// 98 % pass evaluates more per node: run side by side (one core each, two rounds), #53, #56
 /// and #57 took 181.4 / 175.7 s with 95 % and 187.2 / 184.5 s with 95+98 %. Not kept.
+/// Again once the solve's midgame nodes skipped the table below depth 4, FFO #55 (one thread,
+/// side by side): 95+98 % 9,440.3 M nodes in 347.0 s (the 98 % pass 42.5 s), 87+95 %
+/// 10,313.9 M in 337.3 s, against 95 % 10,202.1 M in 319-334 s. 87 % alone over the whole
+/// suite: #54 3,169.4 M against 3,459.9 M nodes, but #52 374.8 M against 219.2 M and #55
+/// 17,398.6 M against 10,202.1 M. Not kept.
 const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
 /// Solves with fewer empties go straight to the exact pass after a presearch to
 /// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end: the pass and the shorter presearch
