@@ -118,14 +118,11 @@ pub const SPLIT_MIN: u32 = 14;
 /// of 57.1 s; #55 10,202.1 M): a margin of 0.85 times the fitted error: #53's pass 11.7 s,
 /// #54 3,199.4 M against 3,459.9 M nodes, but #55 17,304.4 M; 1.25 times: #55's pass alone
 /// 135.7 s. Shallower probes, 2 (n / 8) + n % 2 (+ 2) plies with the error measured against
-/// exact scores (below): #53's pass 14.0 s, but the exact pass 46.7-48.6 s against 35.7 s.
+/// exact scores ([`super::probcut::shallow_depth`]): #53's pass 14.0 s, but the exact pass
+/// 46.7-48.6 s against 35.7 s.
 /// Probing only when the static evaluation is within 3 or 6 discs of the shallow bound (as
 /// Egaroucid does): #53 52.4 / 51.7 s, but the whole of FFO #40-#59 side by side 655.8 s
 /// against 654.1 s (#54 102.9 against 97.9 s, #55 324.3 against 319.4 s). None kept.
-/// The error of a shallow search against the exact score, measured on 1,500 positions of
-/// 14-22 empties from the WTHOR games before 2017 (standard deviation of the residual of a
-/// line fit, discs, at 20-21 empties): depth 2 6.9, 4 6.6, 6 5.4, 8 4.6, 10 4.3-4.7, 12 3.8;
-/// it changes little with the empties from 18 on.
 pub const END_PROBCUT_MIN: u32 = 12;
 // The endgame cache keeps every result below the shared table as exact: no node there may
 // be cut by ProbCut.
