@@ -99,7 +99,9 @@ impl<E: Evaluator> Context<'_, E> {
                 book_move
             }
         });
-        let mut list = MoveList::new(player, opponent, moves);
+        // Built in place: returned from `MoveList::new` the list cost a 584-byte copy per node.
+        let mut list = MoveList::empty();
+        list.fill(player, opponent, moves);
         if exact {
             list.score_endgame(player, opponent, tt_move, true);
         } else {
@@ -196,7 +198,8 @@ impl<E: Evaluator> Context<'_, E> {
                 return v;
             }
         }
-        let mut list = MoveList::new(player, opponent, moves);
+        let mut list = MoveList::empty();
+        list.fill(player, opponent, moves);
         // The table move first, before the others are ordered (it cuts most of the time).
         let (mut best, mut best_sq, mut first) = (i32::MIN, 64u8, 0);
         if list.move_to_front(tt_move) {
@@ -281,7 +284,8 @@ impl<E: Evaluator> Context<'_, E> {
         if depth == 1 {
             return self.nws_one_ply(player, opponent, state, alpha, moves);
         }
-        let mut list = MoveList::new(player, opponent, moves);
+        let mut list = MoveList::empty();
+        list.fill(player, opponent, moves);
         list.score_mobility(player, opponent);
         let mut best = i32::MIN;
         for i in 0..list.len() {
