@@ -7,14 +7,15 @@
 //! The evaluation reads the table of the right perspective instead of rewriting the indices
 //! after every move.
 
-use super::patterns::{indices, layout, N_INSTANCES};
+use super::patterns::{indices, layout, INDEX_LANES, N_INSTANCES};
 use crate::board::Board;
 
 /// Pattern indices of a position, maintained incrementally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Raw ternary index of each instance, in the fixed colour frame.
-    pub idx: [u16; N_INSTANCES],
+    /// Raw ternary index of each instance, in the fixed colour frame (then zeros up to
+    /// [`INDEX_LANES`]).
+    pub idx: [u16; INDEX_LANES],
     /// True when the side to move is digit 2 of the frame.
     pub swapped: bool,
 }
@@ -22,8 +23,10 @@ pub struct Features {
 impl Features {
     /// The indices of `board` computed from scratch (the side to move is digit 1).
     pub fn new(board: &Board) -> Features {
+        let mut idx = [0u16; INDEX_LANES];
+        idx[..N_INSTANCES].copy_from_slice(&indices(board));
         Features {
-            idx: indices(board),
+            idx,
             swapped: false,
         }
     }
@@ -33,7 +36,7 @@ impl Features {
     pub fn play(&mut self, sq: usize, flips: u64) {
         let powers = &layout().square_powers;
         // The flipped squares' digit weights, summed over all instances at once.
-        let mut flipped = [0u16; N_INSTANCES];
+        let mut flipped = [0u16; INDEX_LANES];
         let mut f = flips;
         while f != 0 {
             let row = &powers[f.trailing_zeros() as usize];
@@ -75,11 +78,12 @@ impl Features {
     /// [`Features::new`] of the current board. For tests and tools; the evaluation reads the
     /// frame indices directly.
     pub fn side_to_move_indices(&self) -> [u16; N_INSTANCES] {
+        let mut out = [0u16; N_INSTANCES];
+        out.copy_from_slice(&self.idx[..N_INSTANCES]);
         if !self.swapped {
-            return self.idx;
+            return out;
         }
         let l = layout();
-        let mut out = self.idx;
         for (o, inst) in out.iter_mut().zip(l.instances.iter()) {
             *o = l.swap[inst.pattern as usize][*o as usize];
         }
