@@ -32,7 +32,9 @@ impl Features {
     }
 
     /// Updates the state for the side to move playing `sq` (0..64) and flipping `flips`.
-    #[inline]
+    /// Inlined: called apart, the search copied the state through memory after the update and
+    /// that read stalled on the update's narrower stores.
+    #[inline(always)]
     pub fn play(&mut self, sq: usize, flips: u64) {
         let powers = &layout().square_powers;
         // The flipped squares' digit weights, summed over all instances at once.
@@ -61,7 +63,7 @@ impl Features {
     }
 
     /// The state after a move, leaving `self` as it was (the search's make/undo by copy).
-    #[inline]
+    #[inline(always)]
     pub fn played(&self, sq: usize, flips: u64) -> Features {
         let mut f = *self;
         f.play(sq, flips);
