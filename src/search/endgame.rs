@@ -238,6 +238,37 @@ impl<E: Evaluator> Context<'_, E> {
 
     /// More than `SHALLOW_MAX` empties: table, move list, fastest-first, ETC.
     fn nws_end_deep(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        self.nws_end_deep_from(player, opponent, alpha, n, None)
+    }
+
+    /// A child of a deep-tier node: into the deep tier with the parent's evaluation state and
+    /// the move (square, flips), from which the child's state is one incremental update.
+    #[inline(always)]
+    fn nws_end_child(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        n: u32,
+        parent: Option<(&E::State, u8, u64)>,
+    ) -> i32 {
+        if n > SHALLOW_MAX {
+            self.nws_end_deep_from(player, opponent, alpha, n, parent)
+        } else {
+            self.nws_end(player, opponent, alpha, n)
+        }
+    }
+
+    /// [`Context::nws_end_deep`] for a node whose evaluation state, should it need one, is
+    /// `parent`'s after its move, when given.
+    fn nws_end_deep_from(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        n: u32,
+        parent: Option<(&E::State, u8, u64)>,
+    ) -> i32 {
         let start = self.nodes;
         self.nodes += 1;
         if self.should_stop() {
@@ -284,7 +315,12 @@ impl<E: Evaluator> Context<'_, E> {
         // The evaluation state, built once for ProbCut and the ordering, and only when one of
         // them will use it (not before an ETC cut-off, not for two moves or fewer).
         let probcut = self.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN;
-        let mut state = probcut.then(|| self.eval.state(&board));
+        let eval = self.eval;
+        let state_of = |board: &Board| match parent {
+            Some((s, sq, flips)) => eval.play(s, sq as usize, flips),
+            None => eval.state(board),
+        };
+        let mut state = probcut.then(|| state_of(&board));
         if let Some(state) = &state {
             if let Some(v) = self.probcut(player, opponent, state, alpha, n, n) {
                 return v;
@@ -315,7 +351,8 @@ impl<E: Evaluator> Context<'_, E> {
         if tt_legal {
             let f = flips(tt_move as usize, player, opponent);
             let (np, no) = (opponent ^ f, player ^ f ^ (1u64 << tt_move));
-            best = -self.nws_end(np, no, -alpha - 1, n - 1);
+            let parent = state.as_ref().map(|s| (s, tt_move, f));
+            best = -self.nws_end_child(np, no, -alpha - 1, n - 1, parent);
             best_sq = tt_move;
             if best > alpha || moves == 1u64 << tt_move {
                 self.store_end(&board, hash, n, alpha, best, best_sq, start);
@@ -342,7 +379,7 @@ impl<E: Evaluator> Context<'_, E> {
         let by_search = n >= END_SORT_SEARCH_MIN;
         let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && moves.count_ones() > 2;
         if state.is_none() && (by_search || by_evaluation) {
-            state = Some(self.eval.state(&board));
+            state = Some(state_of(&board));
         }
         match state.as_ref() {
             Some(state) if by_search => {
@@ -392,7 +429,8 @@ impl<E: Evaluator> Context<'_, E> {
             }
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
-            let v = -self.nws_end(np, no, -alpha - 1, n - 1);
+            let parent = state.as_ref().map(|s| (s, c.sq, c.flips));
+            let v = -self.nws_end_child(np, no, -alpha - 1, n - 1, parent);
             if v > best {
                 best = v;
                 best_sq = c.sq;
