@@ -145,13 +145,16 @@ pub(super) fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> O
     None
 }
 
+/// A parent's evaluation state and its move (square, flips) to a node, when the parent has one.
+type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
+
 impl<E: Evaluator> Context<'_, E> {
     /// Null-window exact search around `alpha` with `n` empties: returns a fail-soft value `v`
     /// (`v > alpha`: the exact score is at least `v`; otherwise at most `v`).
     #[inline]
     pub fn nws_end(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
         if n > SHALLOW_MAX {
-            self.nws_end_deep(player, opponent, alpha, n)
+            self.nws_end_deep(player, opponent, alpha, n, None)
         } else if n > 4 {
             self.nws_end_shallow(player, opponent, alpha, n)
         } else {
@@ -236,38 +239,29 @@ impl<E: Evaluator> Context<'_, E> {
         }
     }
 
-    /// More than `SHALLOW_MAX` empties: table, move list, fastest-first, ETC.
-    fn nws_end_deep(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
-        self.nws_end_deep_from(player, opponent, alpha, n, None)
-    }
-
-    /// A child of a deep-tier node: into the deep tier with the parent's evaluation state and
-    /// the move (square, flips), from which the child's state is one incremental update.
+    /// The `child` position (side to move, opponent) of a deep-tier node: into the deep tier
+    /// with the parent's evaluation state and the move (square, flips), from which the child's
+    /// state is one incremental update.
     #[inline(always)]
-    fn nws_end_child(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        alpha: i32,
-        n: u32,
-        parent: Option<(&E::State, u8, u64)>,
-    ) -> i32 {
+    fn nws_end_child(&mut self, child: (u64, u64), alpha: i32, n: u32, parent: Parent<E>) -> i32 {
+        let (player, opponent) = child;
         if n > SHALLOW_MAX {
-            self.nws_end_deep_from(player, opponent, alpha, n, parent)
+            self.nws_end_deep(player, opponent, alpha, n, parent)
         } else {
             self.nws_end(player, opponent, alpha, n)
         }
     }
 
-    /// [`Context::nws_end_deep`] for a node whose evaluation state, should it need one, is
-    /// `parent`'s after its move, when given.
-    fn nws_end_deep_from(
+    /// More than `SHALLOW_MAX` empties: table, move list, fastest-first, ETC. The node's
+    /// evaluation state, should it need one, is `parent`'s after its move when given, else
+    /// built from the position.
+    fn nws_end_deep(
         &mut self,
         player: u64,
         opponent: u64,
         alpha: i32,
         n: u32,
-        parent: Option<(&E::State, u8, u64)>,
+        parent: Parent<E>,
     ) -> i32 {
         let start = self.nodes;
         self.nodes += 1;
@@ -277,7 +271,7 @@ impl<E: Evaluator> Context<'_, E> {
         let moves = legal_moves(player, opponent);
         if moves == 0 {
             return if legal_moves(opponent, player) != 0 {
-                -self.nws_end_deep(opponent, player, -alpha - 1, n)
+                -self.nws_end_deep(opponent, player, -alpha - 1, n, None)
             } else {
                 final_score(player, opponent)
             };
@@ -352,7 +346,7 @@ impl<E: Evaluator> Context<'_, E> {
             let f = flips(tt_move as usize, player, opponent);
             let (np, no) = (opponent ^ f, player ^ f ^ (1u64 << tt_move));
             let parent = state.as_ref().map(|s| (s, tt_move, f));
-            best = -self.nws_end_child(np, no, -alpha - 1, n - 1, parent);
+            best = -self.nws_end_child((np, no), -alpha - 1, n - 1, parent);
             best_sq = tt_move;
             if best > alpha || moves == 1u64 << tt_move {
                 self.store_end(&board, hash, n, alpha, best, best_sq, start);
@@ -430,7 +424,7 @@ impl<E: Evaluator> Context<'_, E> {
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
             let parent = state.as_ref().map(|s| (s, c.sq, c.flips));
-            let v = -self.nws_end_child(np, no, -alpha - 1, n - 1, parent);
+            let v = -self.nws_end_child((np, no), -alpha - 1, n - 1, parent);
             if v > best {
                 best = v;
                 best_sq = c.sq;
