@@ -38,7 +38,8 @@ pub const SHALLOW_MAX: u32 = 6;
 /// With the table's cost-based replacement, #50-#53 nodes: from 11 4,212.3 M, from 12
 /// 4,193.0 M, from 13 (ProbCut also from 13) 4,825.5 M.
 /// (Before the cache, with the table alone from 10 empties: #40-#49 1,019.0 M nodes; from 9,
-/// 963.9 M but 4 % slower.)
+/// 963.9 M but 4 % slower.) The cache itself from 8 or 9 empties instead of 7: #40-#49
+/// 589.7 M / 618.6 M nodes against 567.5 M, no faster (20.4 / 21.6 s against 20.4 s).
 pub const END_TT_MIN: u32 = 12;
 
 /// At least this many empties: probe children in the table before searching (ETC); one more
@@ -199,7 +200,11 @@ impl<E: Evaluator> Context<'_, E> {
 
     /// 5 to `SHALLOW_MAX` empties: parity order over the empties, flips computed directly.
     /// (Corners first within each parity: FFO #40-#49 4 % fewer nodes, but no faster in three
-    /// alternating rounds on #45-#49; not kept.)
+    /// alternating rounds on #45-#49; not kept. Again with X-squares last as well, here and in
+    /// the last four's order: #40-#49 567.5 M -> 543.9 M nodes, #53 1,824.2 M -> 1,796.7 M, but
+    /// #45-#49 alternating on one core, four rounds, 3 % slower: min 17.27 -> 17.81 s. Not
+    /// kept. With that order, the shallow tier to 5 empties: 489.6 M nodes, 23.4 s against
+    /// 22.0 s.)
     fn nws_end_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
@@ -474,7 +479,10 @@ impl<E: Evaluator> Context<'_, E> {
         // Measured side by side (one core each, two rounds), identical nodes: FFO #53 + #58
         // 171.4 / 170.9 s -> 167.0 / 165.7 s; #40-#49 (alternating) 18.53 / 18.52 s -> 18.22 /
         // 18.01 s. Making the list and asking for the children before this node's own probe
-        // as well: 167.9 s against 166.9 s, not kept.
+        // as well: 167.9 s against 166.9 s, not kept. In a profile of #53's exact pass the
+        // second line's hint waits (8 % of this tier's own time); asking for the first line
+        // only: #51-#52 alternating on one core, min 15.27 -> 15.82 s, median 16.46 -> 15.99 s,
+        // undecided on this noisy machine, not kept.
         let mut hashes = [0u64; MAX_MOVES];
         for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
             let (np, no) = c.child(player, opponent);

@@ -137,7 +137,8 @@ impl MoveList {
     }
 
     /// Moves the best-scored candidate among `i..` to position `i` and returns it
-    /// (selection sort step: cheap when a cut-off comes early).
+    /// (selection sort step: cheap when a cut-off comes early). (A branch-free maximum over
+    /// score-and-position keys: identical nodes, no faster on FFO #45-#49. Not kept.)
     #[inline(always)]
     pub fn pick(&mut self, i: usize) -> Candidate {
         let mut best = i;
