@@ -227,8 +227,9 @@ pub struct SquareEntry {
 }
 
 /// [`N_INSTANCES`] rounded up to a multiple of 16: the length of the incremental state's
-/// rows, so that a move updates them with whole 256-bit vectors (with 46 lanes the compiler
-/// used 128-bit and narrower pieces, eight additions per flipped disc instead of three).
+/// rows, so that a move updates them with whole vectors (with 46 lanes the compiler used
+/// 128-bit and narrower pieces: eight additions per flipped disc, now two on an AVX-512
+/// build).
 /// The lanes past the instances stay zero.
 pub const INDEX_LANES: usize = N_INSTANCES.div_ceil(16) * 16;
 

@@ -154,8 +154,17 @@ impl<E: Evaluator> Context<'_, E> {
     /// (`v > alpha`: the exact score is at least `v`; otherwise at most `v`).
     #[inline]
     pub fn nws_end(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        self.nws_end_child((player, opponent), alpha, n, None)
+    }
+
+    /// [`Context::nws_end`] of `child` (side to move, opponent); `parent` is the parent's
+    /// evaluation state and its move (square, flips) when it has one, from which a deep-tier
+    /// child's state is one incremental update.
+    #[inline(always)]
+    fn nws_end_child(&mut self, child: (u64, u64), alpha: i32, n: u32, parent: Parent<E>) -> i32 {
+        let (player, opponent) = child;
         if n > SHALLOW_MAX {
-            self.nws_end_deep(player, opponent, alpha, n, None)
+            self.nws_end_deep(player, opponent, alpha, n, parent)
         } else if n > 4 {
             self.nws_end_shallow(player, opponent, alpha, n)
         } else {
@@ -241,19 +250,6 @@ impl<E: Evaluator> Context<'_, E> {
             -self.nws_end_shallow(opponent, player, -alpha - 1, n)
         } else {
             final_score(player, opponent)
-        }
-    }
-
-    /// The `child` position (side to move, opponent) of a deep-tier node: into the deep tier
-    /// with the parent's evaluation state and the move (square, flips), from which the child's
-    /// state is one incremental update.
-    #[inline(always)]
-    fn nws_end_child(&mut self, child: (u64, u64), alpha: i32, n: u32, parent: Parent<E>) -> i32 {
-        let (player, opponent) = child;
-        if n > SHALLOW_MAX {
-            self.nws_end_deep(player, opponent, alpha, n, parent)
-        } else {
-            self.nws_end(player, opponent, alpha, n)
         }
     }
 

@@ -99,7 +99,7 @@ impl<E: Evaluator> Context<'_, E> {
                 book_move
             }
         });
-        // Built in place: returned from `MoveList::new` the list cost a 584-byte copy per node.
+        // Built in place (see `MoveList::new`): the copy cost a 584-byte memcpy per node.
         let mut list = MoveList::empty();
         list.fill(player, opponent, moves);
         if exact {

@@ -48,6 +48,8 @@ pub struct MoveList {
 
 impl MoveList {
     /// All legal moves in `moves` (a legal-move bitboard) with their flips, unscored.
+    /// Returned by value, the list is copied whole (the compiler does not build it in the
+    /// caller's place): the search's nodes use [`MoveList::empty`] and [`MoveList::fill`].
     #[inline]
     pub fn new(player: u64, opponent: u64, moves: u64) -> MoveList {
         let mut list = MoveList::empty();
