@@ -124,7 +124,9 @@ fn selective_full_depth_results_are_not_stored_as_exact() {
         let mut ctx = Context::new(&tt, &eval, &stop).with_probcut(&model);
         ctx.selectivity = 5; // 73 %: the least sure level
         ctx.pvs_mid(board.player, board.opponent, -64, 64, n);
-        let root = tt.probe(&board, board.hash()).expect("the root is stored");
+        let root = tt
+            .probe(&board, board.table_hash())
+            .expect("the root is stored");
         assert_eq!((root.depth as u32, root.selectivity), (n, 5));
     }
 }
@@ -151,6 +153,8 @@ fn a_solve_stopped_after_its_selective_pass_leaves_no_exact_root() {
     });
     let selective = selective.expect("a selective pass at full depth ran");
     assert!(selective > 0);
-    let root = tt.probe(&board, board.hash()).expect("the root is stored");
+    let root = tt
+        .probe(&board, board.table_hash())
+        .expect("the root is stored");
     assert_eq!((root.depth as u32, root.selectivity), (n, selective));
 }

@@ -159,6 +159,12 @@ impl Board {
         hash::hash(self.player, self.opponent)
     }
 
+    /// A cheap hash for table indices ([`hash::table_hash`]): take its high bits.
+    #[inline(always)]
+    pub fn table_hash(&self) -> u64 {
+        hash::table_hash(self.player, self.opponent)
+    }
+
     /// The image of the position under a symmetry.
     #[inline]
     pub fn transform(&self, s: Symmetry) -> Board {

@@ -2,7 +2,7 @@
 //! nodes below the shared table's reach. Small enough to stay in the core's cache, never
 //! shared (no atomics) and never stale (an entry is an exact fact about a full position).
 
-use crate::board::hash::hash;
+use crate::board::hash::table_hash;
 
 /// Slots (a power of two): 2,048 of 24 bytes, 48 KB. Measured, one thread, FFO #40-#49 with
 /// the cache at 8-9 empties (with another index hash): 1,024 slots 952.6 M nodes, 2,048
@@ -47,7 +47,7 @@ impl Default for EndCache {
 impl EndCache {
     #[inline(always)]
     fn slot(player: u64, opponent: u64) -> usize {
-        hash(player, opponent) as usize & (SLOTS - 1)
+        (table_hash(player, opponent) >> (64 - SLOTS.trailing_zeros())) as usize
     }
 
     /// The bounds known for the position (an empty slot never matches: a position always has

@@ -279,7 +279,7 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let board = Board::new(player, opponent);
         let use_tt = n >= END_TT_MIN;
-        let hash = if use_tt { board.hash() } else { 0 };
+        let hash = if use_tt { board.table_hash() } else { 0 };
         // What is known of the position: bounds (when deep and exact enough) and a best move,
         // from the shared table, or below its reach from this thread's cache.
         let known = if use_tt {
@@ -482,7 +482,7 @@ impl<E: Evaluator> Context<'_, E> {
         let mut hashes = [0u64; MAX_MOVES];
         for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
             let (np, no) = c.child(player, opponent);
-            *h = Board::new(np, no).hash();
+            *h = Board::new(np, no).table_hash();
             self.tt.prefetch(*h);
         }
         for (c, &h) in list.as_slice().iter().zip(hashes.iter()) {

@@ -91,7 +91,7 @@ impl<E: Evaluator> Context<'_, E> {
             return self.nws_one_ply(player, opponent, state, beta - 1, moves);
         }
         let board = Board::new(player, opponent);
-        let hash = board.hash();
+        let hash = board.table_hash();
         let tt_move = self.tt.probe(&board, hash).map_or(book_move, |d| {
             if d.best < 64 {
                 d.best
@@ -178,7 +178,7 @@ impl<E: Evaluator> Context<'_, E> {
             return self.nws_shallow(player, opponent, state, alpha, depth, moves);
         }
         let board = Board::new(player, opponent);
-        let hash = board.hash();
+        let hash = board.table_hash();
         let mut tt_move = book_move;
         if let Some(d) = self.tt.probe(&board, hash) {
             if d.is_usable(depth as u8, self.selectivity) {

@@ -282,7 +282,7 @@ fn root_pvs<E: Evaluator>(
     }
     let best_sq = roots[0].sq;
     // With the pass's selectivity: a selective pass at full depth is no solve.
-    let hash = board.hash();
+    let hash = board.table_hash();
     ctx.store_result(board, hash, depth, (alpha, beta), best, best_sq, start);
     Some(best)
 }
@@ -329,7 +329,10 @@ fn principal_variation<E: Evaluator>(
             b = b.pass();
             continue;
         }
-        let stored = ctx.tt.probe(&b, b.hash()).and_then(|d| Square::new(d.best));
+        let stored = ctx
+            .tt
+            .probe(&b, b.table_hash())
+            .and_then(|d| Square::new(d.best));
         let last_ply = pv.len() as u32 + 1 == depth;
         let Some(sq) = stored.or_else(|| last_ply.then(|| best_one_ply(ctx, &b)).flatten()) else {
             break;

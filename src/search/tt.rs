@@ -82,7 +82,9 @@ unsafe impl ZeroedAtomics for Bucket {}
 /// The shared table. Sized in MB at creation; `clear` empties it, `new_search` ages it.
 pub struct TranspositionTable {
     buckets: TableMemory<Bucket>,
-    mask: usize,
+    /// A bucket's index is the top bits of a [`Board::table_hash`]: the hash shifted right by
+    /// this much.
+    shift: u32,
     age: AtomicU8,
 }
 
@@ -112,7 +114,7 @@ impl TranspositionTable {
         })?;
         Ok(TranspositionTable {
             buckets,
-            mask: n - 1,
+            shift: 64 - n.trailing_zeros(),
             age: AtomicU8::new(0),
         })
     }
@@ -144,16 +146,18 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, hash: u64) -> &Bucket {
-        &self.buckets[(hash as usize) & self.mask]
+        &self.buckets[(hash >> self.shift) as usize]
     }
 
-    /// Starts loading the bucket of `hash` (a hint for a probe soon after; no other effect).
+    /// Starts loading the bucket of `hash`, a board's [`Board::table_hash`] (a hint for a probe soon after; no other effect).
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
         super::tt_memory::prefetch(self.bucket(hash));
     }
 
-    /// The stored data for `board`, if any.
+    /// The stored data for `board`, if any. `hash` is the board's [`Board::table_hash`] (as
+    /// for [`TranspositionTable::store`] and [`TranspositionTable::prefetch`]), computed once
+    /// by the caller for all three.
     #[inline]
     pub fn probe(&self, board: &Board, hash: u64) -> Option<TtData> {
         for s in &self.bucket(hash).0 {
@@ -169,7 +173,7 @@ impl TranspositionTable {
     }
 
     /// Stores a search result for `board`: `score` from a search of window (`alpha`, `beta`)
-    /// that visited `nodes` nodes. Merges with an entry of the same board, depth and
+    /// that visited `nodes` nodes; `hash` is the board's [`Board::table_hash`]. Merges with an entry of the same board, depth and
     /// selectivity, replaces otherwise.
     #[allow(clippy::too_many_arguments)]
     #[inline]
@@ -298,7 +302,7 @@ mod tests {
     fn store_probe_and_merge() {
         let tt = TranspositionTable::new(1);
         let b = Board::START;
-        let h = b.hash();
+        let h = b.table_hash();
         assert!(tt.probe(&b, h).is_none());
         tt.store(&b, h, 5, 0, -10, 10, 3, 19, 100);
         let d = tt.probe(&b, h).unwrap();
@@ -314,7 +318,7 @@ mod tests {
         tt.store(&b, h, 2, 0, -64, 64, -20, 3, 1_000_000);
         assert_eq!(tt.probe(&b, h).unwrap().depth, 6);
         // The colour-swapped board is a different position.
-        assert!(tt.probe(&b.pass(), b.pass().hash()).is_none());
+        assert!(tt.probe(&b.pass(), b.pass().table_hash()).is_none());
         tt.clear();
         assert!(tt.probe(&b, h).is_none());
     }
@@ -365,13 +369,13 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let boards: Vec<Board> = (0..40u64).map(|i| Board::new(1 << i, 1 << 63)).collect();
         for (i, b) in boards.iter().enumerate().step_by(2) {
-            tt.store(b, b.hash(), 4, 0, -1, 1, i as i32 % 9, i as u8, 1);
+            tt.store(b, b.table_hash(), 4, 0, -1, 1, i as i32 % 9, i as u8, 1);
         }
-        let before: Vec<_> = boards.iter().map(|b| tt.probe(b, b.hash())).collect();
-        for h in 0..=tt.mask as u64 {
-            tt.prefetch(h);
+        let before: Vec<_> = boards.iter().map(|b| tt.probe(b, b.table_hash())).collect();
+        for i in 0..tt.buckets.len() as u64 {
+            tt.prefetch(i << tt.shift);
         }
-        let after: Vec<_> = boards.iter().map(|b| tt.probe(b, b.hash())).collect();
+        let after: Vec<_> = boards.iter().map(|b| tt.probe(b, b.table_hash())).collect();
         assert_eq!(before, after);
         assert_eq!(before.iter().filter(|d| d.is_some()).count(), 20);
     }
