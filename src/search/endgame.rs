@@ -9,7 +9,7 @@
 //! its table entries carry that selectivity (never used as exact bounds).
 
 use super::context::Context;
-use super::last_moves::{final_score, odd_quadrants, NEIGHBOURS};
+use super::last_moves::{final_score, odd_quadrants, parity_order, NEIGHBOURS};
 use super::midgame::{sort_window, END_SORT_SEARCH_MIN};
 use super::ordering::{MoveList, MAX_MOVES};
 use super::stability::stable_discs;
@@ -177,20 +177,7 @@ impl<E: Evaluator> Context<'_, E> {
         let e = !(player | opponent);
         match n {
             4 => self.solve_4(player, opponent, alpha),
-            3 => {
-                let odd = odd_quadrants(e);
-                let mut sq = [0usize; 3];
-                let mut k = 0;
-                for part in [e & odd, e & !odd] {
-                    let mut m = part;
-                    while m != 0 {
-                        sq[k] = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        k += 1;
-                    }
-                }
-                self.solve_3(player, opponent, alpha, sq)
-            }
+            3 => self.solve_3(player, opponent, alpha, parity_order(e)),
             2 => {
                 let a = e.trailing_zeros() as usize;
                 let b = (e & (e - 1)).trailing_zeros() as usize;

@@ -228,20 +228,20 @@ impl<E: Evaluator> Context<'_, E> {
 /// The four empties, those alone (or three) in their quadrant first.
 #[inline(always)]
 fn parity_order_4(empties: u64) -> [usize; 4] {
+    parity_order(empties)
+}
+
+/// The `N` lowest empties in parity order: those of odd quadrants first, each group in
+/// square order. Branch-free: the odd group and the even group are one 128-bit set (the
+/// even group in the high half) whose lowest bits are taken one by one.
+#[inline(always)]
+pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
     let odd = odd_quadrants(empties);
-    let mut out = [0usize; 4];
-    let mut n = 0;
-    let mut e = empties & odd;
-    while e != 0 {
-        out[n] = e.trailing_zeros() as usize;
-        e &= e - 1;
-        n += 1;
-    }
-    let mut e = empties & !odd;
-    while e != 0 && n < 4 {
-        out[n] = e.trailing_zeros() as usize;
-        e &= e - 1;
-        n += 1;
+    let mut set = u128::from(empties & odd) | u128::from(empties & !odd) << 64;
+    let mut out = [0usize; N];
+    for sq in out.iter_mut() {
+        *sq = (set.trailing_zeros() & 63) as usize;
+        set &= set.wrapping_sub(1);
     }
     out
 }
@@ -272,6 +272,28 @@ mod tests {
         }
         for sq in 0..64 {
             assert_eq!(odd_quadrants(1 << sq), QUADRANT_MASKS[quadrant(sq)]);
+        }
+    }
+
+    /// Parity order holds the empties once each, odd quadrants' first, each group ascending.
+    #[test]
+    fn parity_order_puts_odd_quadrants_first() {
+        let mut rng = Rng::new(9);
+        for _ in 0..10_000 {
+            let mut e = 0u64;
+            while e.count_ones() < 4 {
+                e |= 1 << rng.below(64);
+            }
+            let odd = odd_quadrants(e);
+            let mut expected: Vec<usize> = (0..64).filter(|&s| e & odd & (1 << s) != 0).collect();
+            expected.extend((0..64).filter(|&s| e & !odd & (1 << s) != 0));
+            assert_eq!(parity_order::<4>(e).to_vec(), expected, "{e:#x}");
+            let three = e & (e - 1);
+            let odd = odd_quadrants(three);
+            let mut expected: Vec<usize> =
+                (0..64).filter(|&s| three & odd & (1 << s) != 0).collect();
+            expected.extend((0..64).filter(|&s| three & !odd & (1 << s) != 0));
+            assert_eq!(parity_order::<3>(three).to_vec(), expected, "{three:#x}");
         }
     }
 }
