@@ -101,7 +101,7 @@ fn shipped_probcut() -> ProbCutModel {
 }
 
 /// The FFO #20-#39 positions, most empties first (the deepest are deep enough for the
-/// endgame's ProbCut, from 12 empties, and for a solve's selective pass, from 21).
+/// endgame's ProbCut, from 14 empties, and for a solve's selective pass, from 21).
 fn deepest_first() -> Vec<ObfEntry> {
     let mut entries = suite("fforum-20-39.obf");
     entries.sort_by_key(|e| std::cmp::Reverse(e.position.board.empty_count()));

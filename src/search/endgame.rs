@@ -124,7 +124,15 @@ pub const SPLIT_MIN: u32 = 14;
 /// Probing only when the static evaluation is within 3 or 6 discs of the shallow bound (as
 /// Egaroucid does): #53 52.4 / 51.7 s, but the whole of FFO #40-#59 side by side 655.8 s
 /// against 654.1 s (#54 102.9 against 97.9 s, #55 324.3 against 319.4 s). None kept.
-pub const END_PROBCUT_MIN: u32 = 12;
+/// From 14 empties instead of 12 (the selective pass prunes less near its leaves, and its
+/// probes there cost more than they save), the whole of FFO #40-#59 side by side, one core
+/// each, then the cores swapped: 576.7 -> 556.9 s and 585.1 -> 567.4 s (21,658.2 M ->
+/// 21,853.8 M nodes; #53 48.8 -> 42.6 s, #54 85.4 -> 81.5 s, #55 280.0 -> 273.6 s). From
+/// 13 or 16, #50-#54 side by side: 172.1 s and 167.1 s, against 158.5 s from 14.
+/// (Ordering by fastest-first alone, without evaluations or shallow searches, at nodes whose
+/// selective-pass entry says they fail low: #50-#54 6,259.9 M -> 6,288.1 M nodes, 159.6 ->
+/// 162.6 s side by side. Not kept.)
+pub const END_PROBCUT_MIN: u32 = 14;
 // The endgame cache keeps every result below the shared table as exact: no node there may
 // be cut by ProbCut.
 const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
@@ -200,7 +208,9 @@ impl<E: Evaluator> Context<'_, E> {
     /// the last four's order: #40-#49 567.5 M -> 543.9 M nodes, #53 1,824.2 M -> 1,796.7 M, but
     /// #45-#49 alternating on one core, four rounds, 3 % slower: min 17.27 -> 17.81 s. Not
     /// kept. With that order, the shallow tier to 5 empties: 489.6 M nodes, 23.4 s against
-    /// 22.0 s.)
+    /// 22.0 s. Without the test for an adjacent opponent disc before the flips: identical
+    /// nodes, #40-#49 alternating on one core, three rounds, min 16.41 -> 16.52 s, median
+    /// 16.58 -> 16.64 s; not kept.)
     fn nws_end_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
@@ -465,7 +475,10 @@ impl<E: Evaluator> Context<'_, E> {
         // as well: 167.9 s against 166.9 s, not kept. In a profile of #53's exact pass the
         // second line's hint waits (8 % of this tier's own time); asking for the first line
         // only: #51-#52 alternating on one core, min 15.27 -> 15.82 s, median 16.46 -> 15.99 s,
-        // undecided on this noisy machine, not kept.
+        // undecided on this noisy machine; again with the cheap table hash, #50-#52, two
+        // rounds: min 33.23 -> 34.01 s, median 33.46 -> 34.45 s. Not kept. ETC only after the
+        // table move failed to cut (over the other moves): #50-#52 1,034.9 M -> 1,137.7 M
+        // nodes, 33.3 -> 36.1 s side by side. Not kept.
         let mut hashes = [0u64; MAX_MOVES];
         for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
             let (np, no) = c.child(player, opponent);
