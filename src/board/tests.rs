@@ -215,3 +215,35 @@ fn hash_distinguishes_colour_and_spreads() {
         "no collision among distinct positions"
     );
 }
+
+/// The top bits of the table hash, which index the search's tables, spread the positions of
+/// random games like a uniform random function: over 256 buckets (top 8 bits) and 4,096 (top
+/// 12), the chi-square statistic divided by its degrees of freedom is near 1 (a uniform hash
+/// gives 1 +- 0.09 and 1 +- 0.02; clustering gives far more), and full-hash collisions are rare.
+#[test]
+fn table_hash_top_bits_spread() {
+    let mut positions = std::collections::HashSet::new();
+    random_positions(17, 1000, |b| {
+        positions.insert(*b);
+    });
+    let n = positions.len();
+    assert!(n > 50_000, "{n}");
+    for bits in [8u32, 12] {
+        let mut counts = vec![0usize; 1 << bits];
+        for b in &positions {
+            counts[(b.table_hash() >> (64 - bits)) as usize] += 1;
+        }
+        let mean = n as f64 / counts.len() as f64;
+        let chi2: f64 = counts
+            .iter()
+            .map(|&c| (c as f64 - mean).powi(2) / mean)
+            .sum();
+        let ratio = chi2 / (counts.len() - 1) as f64;
+        assert!(
+            (0.6..1.4).contains(&ratio),
+            "{bits} bits: chi-square / df = {ratio:.3}"
+        );
+    }
+    let hashes: std::collections::HashSet<u64> = positions.iter().map(|b| b.table_hash()).collect();
+    assert!(n - hashes.len() <= 2, "{} collisions", n - hashes.len());
+}

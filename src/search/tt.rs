@@ -149,7 +149,8 @@ impl TranspositionTable {
         &self.buckets[(hash >> self.shift) as usize]
     }
 
-    /// Starts loading the bucket of `hash`, a board's [`Board::table_hash`] (a hint for a probe soon after; no other effect).
+    /// Starts loading the bucket of `hash`, a board's [`Board::table_hash`] (a hint for a
+    /// probe soon after; no other effect).
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
         super::tt_memory::prefetch(self.bucket(hash));
@@ -173,8 +174,8 @@ impl TranspositionTable {
     }
 
     /// Stores a search result for `board`: `score` from a search of window (`alpha`, `beta`)
-    /// that visited `nodes` nodes; `hash` is the board's [`Board::table_hash`]. Merges with an entry of the same board, depth and
-    /// selectivity, replaces otherwise.
+    /// that visited `nodes` nodes; `hash` is the board's [`Board::table_hash`]. Merges with
+    /// an entry of the same board, depth and selectivity, replaces otherwise.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
