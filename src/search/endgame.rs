@@ -278,7 +278,10 @@ impl<E: Evaluator> Context<'_, E> {
         let use_tt = n >= END_TT_MIN;
         let hash = if use_tt { board.table_hash() } else { 0 };
         // What is known of the position: bounds (when deep and exact enough) and a best move,
-        // from the shared table, or below its reach from this thread's cache.
+        // from the shared table, or below its reach from this thread's cache. (Probed before
+        // the legal moves, so that a cut-off skips them: identical nodes, FFO #40-#49
+        // alternating on one core, four rounds, min 17.70 -> 18.22 s, median 18.25 -> 18.46 s.
+        // Not kept.)
         let known = if use_tt {
             self.tt.probe(&board, hash).map(|d| {
                 let usable = d.is_usable(n as u8, self.selectivity);
