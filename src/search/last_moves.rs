@@ -193,7 +193,7 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(v) = stability_cut(player, opponent, alpha, 4) {
             return v;
         }
-        let sq = parity_order_4(!(player | opponent));
+        let sq = parity_order(!(player | opponent));
         if let Some(v) = self.moves_4(player, opponent, alpha, sq) {
             return v;
         }
@@ -227,12 +227,6 @@ impl<E: Evaluator> Context<'_, E> {
         }
         (best != i32::MIN).then_some(best)
     }
-}
-
-/// The four empties, those alone (or three) in their quadrant first.
-#[inline(always)]
-fn parity_order_4(empties: u64) -> [usize; 4] {
-    parity_order(empties)
 }
 
 /// The `N` lowest empties in parity order: those of odd quadrants first, each group in
