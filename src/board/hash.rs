@@ -1,5 +1,6 @@
-//! 64-bit hashes of a board: a well-mixed one for book slots and the like, and a cheaper one
-//! whose high bits index the search's tables.
+//! 64-bit hashes of a board: a well-mixed one (every output bit depends on every input bit,
+//! so low bits and remainders are usable too), and a cheaper one whose high bits index the
+//! search's tables.
 
 /// The SplitMix64 finaliser: a bijective mix with good avalanche.
 #[inline(always)]

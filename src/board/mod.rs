@@ -153,7 +153,8 @@ impl Board {
         }
     }
 
-    /// A 64-bit hash of the position.
+    /// A well-mixed 64-bit hash of the position ([`hash::hash`]); the search's tables index
+    /// by the cheaper [`Board::table_hash`].
     #[inline(always)]
     pub fn hash(&self) -> u64 {
         hash::hash(self.player, self.opponent)

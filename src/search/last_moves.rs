@@ -33,20 +33,7 @@ const fn build_neighbours() -> [u64; 64] {
     t
 }
 
-/// Quadrant (0..4) of each square: a1-d4, e1-h4, a5-d8, e5-h8.
-#[inline(always)]
-pub const fn quadrant(sq: usize) -> usize {
-    ((sq >> 2) & 1) | ((sq >> 4) & 2)
-}
-
-pub const QUADRANT_MASKS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
-/// Union of the quadrants holding an odd number of empties.
+/// Union of the quadrants (a1-d4, e1-h4, a5-d8, e5-h8) holding an odd number of empties.
 #[inline(always)]
 pub fn odd_quadrants(empties: u64) -> u64 {
     // Fold each quadrant's parity onto its lowest square (a1, e1, a5, e5): across the four
@@ -249,6 +236,19 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
 
+    /// The four quadrants' squares: a1-d4, e1-h4, a5-d8, e5-h8.
+    const QUADRANT_MASKS: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+
+    /// Quadrant (index into [`QUADRANT_MASKS`]) of a square.
+    fn quadrant(sq: usize) -> usize {
+        ((sq >> 2) & 1) | ((sq >> 4) & 2)
+    }
+
     /// The folded parities agree with counting each quadrant's empties, on sparse and dense
     /// random sets and on every single square.
     #[test]
@@ -273,6 +273,14 @@ mod tests {
         }
     }
 
+    /// The empties of `e`, those of odd quadrants first, each group ascending.
+    fn sorted_by_parity(e: u64) -> Vec<usize> {
+        let odd = odd_quadrants(e);
+        let mut squares: Vec<usize> = (0..64).filter(|&s| e & (1 << s) != 0).collect();
+        squares.sort_by_key(|&s| odd & (1 << s) == 0);
+        squares
+    }
+
     /// Parity order holds the empties once each, odd quadrants' first, each group ascending.
     #[test]
     fn parity_order_puts_odd_quadrants_first() {
@@ -282,16 +290,13 @@ mod tests {
             while e.count_ones() < 4 {
                 e |= 1 << rng.below(64);
             }
-            let odd = odd_quadrants(e);
-            let mut expected: Vec<usize> = (0..64).filter(|&s| e & odd & (1 << s) != 0).collect();
-            expected.extend((0..64).filter(|&s| e & !odd & (1 << s) != 0));
-            assert_eq!(parity_order::<4>(e).to_vec(), expected, "{e:#x}");
+            assert_eq!(parity_order::<4>(e).to_vec(), sorted_by_parity(e), "{e:#x}");
             let three = e & (e - 1);
-            let odd = odd_quadrants(three);
-            let mut expected: Vec<usize> =
-                (0..64).filter(|&s| three & odd & (1 << s) != 0).collect();
-            expected.extend((0..64).filter(|&s| three & !odd & (1 << s) != 0));
-            assert_eq!(parity_order::<3>(three).to_vec(), expected, "{three:#x}");
+            assert_eq!(
+                parity_order::<3>(three).to_vec(),
+                sorted_by_parity(three),
+                "{three:#x}"
+            );
         }
     }
 }
