@@ -627,6 +627,16 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         }),
         (None, None) => player::TimeControl::Depth,
     };
+    if time != player::TimeControl::Depth {
+        // NBoard's `go` is limited by depth and clock, and NTest will not move before a `set
+        // depth`: on a clock, an NBoard engine with no depth given gets the deepest one, and
+        // the clock decides.
+        for spec in &mut specs {
+            if spec.protocol == player::Protocol::Nboard && spec.depth.is_none() {
+                spec.depth = Some(60);
+            }
+        }
+    }
     let openings_path = match &args.openings {
         Some(p) => p.clone(),
         None => wedge::paths::find_data_file("books", "openings-8ply.txt")

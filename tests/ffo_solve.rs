@@ -12,7 +12,7 @@ use wedge::search::context::Context;
 use wedge::search::probcut::ProbCutModel;
 use wedge::search::root::iterate;
 use wedge::search::tt::TranspositionTable;
-use wedge::search::{Limits, Searcher, SolveMode};
+use wedge::search::{Deadline, Limits, Searcher, SolveMode};
 use wedge::tools::solve::solve_entries;
 
 fn data_dir() -> PathBuf {
@@ -145,7 +145,7 @@ fn a_solve_stopped_after_its_selective_pass_leaves_no_exact_root() {
     let mut ctx = Context::new(&tt, &eval, &stop).with_probcut(&model);
     let mut selective = None;
     let limits = Limits::solve(SolveMode::Exact);
-    iterate(&mut ctx, &board, &limits, None, Instant::now(), &mut |r| {
+    iterate(&mut ctx, &board, &limits, Deadline::NONE, Instant::now(), &mut |r| {
         if r.depth == n && r.solved.is_none() {
             selective = Some(r.selectivity.0);
             stop.store(true, Ordering::Relaxed);

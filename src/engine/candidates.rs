@@ -3,7 +3,7 @@
 //! completed depth gives a full list sorted best first.
 
 use crate::board::{Board, Move};
-use crate::search::{Limits, Report, Selectivity, SolveMode, TimeControl};
+use crate::search::{Limits, Report, Selectivity, SolveMode};
 
 /// Midgame iterations stop this many plies short of the end before a solve (as the root does).
 const SOLVE_PRESEARCH_GAP: u32 = 10;
@@ -74,17 +74,17 @@ impl Candidate {
 /// for one at this number of empties. Child searches are never timed.
 pub fn candidate_schedule(board: &Board, limits: &Limits) -> Vec<Limits> {
     let n = board.empty_count();
-    let solve = limits.solve.filter(|_| n <= limits.solve_empties);
+    let solve = limits
+        .solve
+        .filter(|_| n <= limits.solve_empties)
+        .or((n <= limits.wld_empties).then_some(SolveMode::WinLossDraw));
     let last_mid = match solve {
         Some(_) => limits.depth.min(n.saturating_sub(SOLVE_PRESEARCH_GAP)),
         None => limits.depth.min(n),
     };
     let child = |depth: u32| Limits {
-        depth,
         selectivity: limits.selectivity,
-        solve: None,
-        solve_empties: 0,
-        time: TimeControl::Infinite,
+        ..Limits::depth(depth)
     };
     let mut out: Vec<Limits> = (2..=last_mid).map(|d| child(d - 1)).collect();
     let reaches_end = last_mid >= n;

@@ -556,17 +556,22 @@ impl<E: Evaluator> Worker<E> {
     }
 }
 
-/// Exact solves start at this many empties more than the midgame depth (the engine's choice of
-/// endgame depth, as NBoard leaves it).
-pub const SOLVE_MARGIN: u32 = 8;
+/// A level's exact solves start at this many empties more than its midgame depth, and its
+/// win/loss/draw solves at [`WLD_MARGIN`] more (the endgame depth is the engine's choice, as
+/// NBoard leaves it; NTest's depth 8 solves exactly from 13 and win/loss/draw from 17).
+pub const EXACT_MARGIN: u32 = 6;
+pub const WLD_MARGIN: u32 = 9;
 
-/// The limits every protocol uses for "search to midgame depth `depth`": no time limit, no
-/// pruning, an exact solve once the empties are at most `depth + SOLVE_MARGIN`.
+/// The level every protocol uses for "search to midgame depth `depth`", with no clock: a
+/// selective midgame search to that depth, a win/loss/draw solve from `depth + WLD_MARGIN`
+/// empties and an exact one from `depth + EXACT_MARGIN`.
 pub fn limits_for_depth(depth: u32) -> Limits {
     let depth = depth.clamp(1, 60);
     Limits {
+        selectivity: Selectivity::LEVEL,
         solve: Some(crate::search::SolveMode::Exact),
-        solve_empties: (depth + SOLVE_MARGIN).min(60),
+        solve_empties: (depth + EXACT_MARGIN).min(60),
+        wld_empties: (depth + WLD_MARGIN).min(60),
         ..Limits::depth(depth)
     }
 }

@@ -13,6 +13,10 @@ impl Selectivity {
     pub const NONE: Selectivity = Selectivity(0);
     /// The most selective level.
     pub const MAX: Selectivity = Selectivity(5);
+    /// The midgame selectivity of play on a clock.
+    pub const PLAY: Selectivity = Selectivity(4);
+    /// The midgame selectivity of a fixed-depth level (`set depth N`).
+    pub const LEVEL: Selectivity = Selectivity(2);
     /// Confidence percentages per level, as the peers print them (`depth@NN%`).
     pub const PERCENT: [u8; 6] = [100, 99, 98, 95, 87, 73];
     /// Cut thresholds in standard deviations per level (level 0 never cuts).
@@ -66,6 +70,9 @@ pub struct Limits {
     /// Solve (exactly or win/loss/draw) once the position has at most `solve_empties` empties.
     pub solve: Option<SolveMode>,
     pub solve_empties: u32,
+    /// Solve win/loss/draw once the position has at most this many empties (where
+    /// `solve_empties` does not already solve it); 0: never.
+    pub wld_empties: u32,
     pub time: TimeControl,
 }
 
@@ -77,6 +84,7 @@ impl Limits {
             selectivity: Selectivity::NONE,
             solve: None,
             solve_empties: 0,
+            wld_empties: 0,
             time: TimeControl::Infinite,
         }
     }
@@ -88,17 +96,21 @@ impl Limits {
             selectivity: Selectivity::NONE,
             solve: Some(mode),
             solve_empties: 60,
+            wld_empties: 0,
             time: TimeControl::Infinite,
         }
     }
 
-    /// Searching as deep as time allows, solving from `solve_empties` empties.
-    pub fn timed(time: TimeControl, solve_empties: u32) -> Limits {
+    /// Playing on a clock: selective midgame iterations as deep as time allows (at most
+    /// `depth`), then probable, win/loss/draw and exact solves, each started only when the
+    /// time left is expected to cover it.
+    pub fn timed(time: TimeControl, depth: u32) -> Limits {
         Limits {
-            depth: 60,
-            selectivity: Selectivity::NONE,
+            depth,
+            selectivity: Selectivity::PLAY,
             solve: Some(SolveMode::Exact),
-            solve_empties,
+            solve_empties: 60,
+            wld_empties: 60,
             time,
         }
     }

@@ -142,7 +142,7 @@ impl<E: Evaluator> Searcher<E> {
             if self.threads > 1 {
                 ctx = ctx.with_pool(&pool);
             }
-            let r = root::iterate(&mut ctx, board, limits, deadline.soft, start, report);
+            let r = root::iterate(&mut ctx, board, limits, deadline, start, report);
             pool.shut_down();
             r
         });
@@ -180,7 +180,7 @@ pub fn solve_root<E: Evaluator>(
         &mut ctx,
         board,
         &Limits::solve(mode),
-        None,
+        Deadline::NONE,
         Instant::now(),
         &mut |_| {},
     );

@@ -2,7 +2,7 @@
 //! or win/loss/draw solve, the principal variation, and progress reports after each iteration.
 
 use super::context::Context;
-use super::limits::{Limits, Selectivity, SolveMode};
+use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
 use super::midgame::{SORT_WINDOW, TT_MIN_DEPTH};
 use super::ordering::MoveList;
 use super::tt::NO_SELECTIVITY;
@@ -98,10 +98,14 @@ pub fn iterate<E: Evaluator>(
     ctx: &mut Context<'_, E>,
     board: &Board,
     limits: &Limits,
-    soft_deadline: Option<Instant>,
+    deadline: Deadline,
     start: Instant,
     report: &mut dyn FnMut(&Report),
 ) -> Report {
+    let Deadline {
+        soft: soft_deadline,
+        hard: hard_deadline,
+    } = deadline;
     let n = board.empty_count();
     let all = board.legal_moves();
     if all == 0 {
@@ -124,10 +128,70 @@ pub fn iterate<E: Evaluator>(
         })
         .collect();
 
-    // The iteration schedule: midgame depths, then possibly a solve, each with its
-    // selectivity (a solve is preceded by selective passes at full depth).
-    let solve = limits.solve.filter(|_| n <= limits.solve_empties);
-    // A large solve: the longer presearch gap and the selective passes.
+    let schedule = schedule(limits, n);
+    let solving = schedule.iter().any(|step| step.mode.is_some() || step.depth >= n);
+    // The midgame searches before a solve order with full windows (see `SORT_WINDOW`).
+    ctx.ordering_window = if solving { 64 } else { SORT_WINDOW };
+    ctx.tt_min_depth = if solving {
+        SOLVE_TT_MIN_DEPTH
+    } else {
+        TT_MIN_DEPTH
+    };
+    let timed = limits.time != TimeControl::Infinite;
+    let mut last: Option<Report> = None;
+    let mut budget = IterationBudget::new(start);
+    for step in schedule {
+        if let Some(r) = &last {
+            if r.solved == Some(SolveMode::Exact) {
+                break;
+            }
+            if soft_deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            if timed && !budget.fits(&step, n, hard_deadline) {
+                break;
+            }
+        }
+        let guess = last.as_ref().map(|r| r.score);
+        ctx.selectivity = step.selectivity;
+        let before = ctx.nodes;
+        let score = search_iteration(ctx, board, &mut roots, step.depth, step.mode, guess);
+        let Some(score) = score else {
+            break;
+        };
+        let mode = step.mode.or((step.depth >= n).then_some(SolveMode::Exact));
+        let mode = mode.filter(|_| step.selectivity == NO_SELECTIVITY || step.depth < n);
+        let r = make_report(ctx, board, &roots, step.depth, mode, score, start);
+        report(&r);
+        last = Some(r);
+        if ctx.stopped {
+            break;
+        }
+        budget.finished(&step, ctx.nodes - before);
+    }
+    last.unwrap_or_else(|| {
+        // Stopped before the first iteration finished: the best-ordered move, unscored.
+        make_report(ctx, board, &roots, 0, None, 0, start)
+    })
+}
+
+/// One step of the iteration schedule: a search of the root to `depth` plies with a
+/// selectivity level, ending in a solve of `mode` when it reaches the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    depth: u32,
+    mode: Option<SolveMode>,
+    selectivity: u8,
+}
+
+/// The iterations `limits` asks for on a position with `n` empties: midgame depths with the
+/// limits' selectivity, then, where the limits solve this position, the probable solves
+/// (selective passes at full depth, least sure first) and the solve itself. A solve of
+/// win/loss/draw is followed by the exact one when the limits solve exactly from here.
+fn schedule(limits: &Limits, n: u32) -> Vec<Step> {
+    let exact = limits.solve.filter(|_| n <= limits.solve_empties);
+    let wld = (n <= limits.wld_empties).then_some(SolveMode::WinLossDraw);
+    let solve = exact.or(wld);
     let large_solve = n >= SELECTIVE_SOLVE_MIN;
     let gap = if large_solve {
         SOLVE_PRESEARCH_GAP
@@ -138,57 +202,126 @@ pub fn iterate<E: Evaluator>(
         Some(_) => limits.depth.min(n.saturating_sub(gap)),
         None => limits.depth.min(n),
     };
-    let mut schedule: Vec<(u32, Option<SolveMode>, u8)> = (1..=last_mid)
-        .map(|d| {
-            if d >= n {
-                (d, Some(SolveMode::Exact), NO_SELECTIVITY)
+    let mut steps: Vec<Step> = (1..=last_mid)
+        .map(|depth| Step {
+            depth,
+            mode: None,
+            selectivity: if depth >= n {
+                NO_SELECTIVITY
             } else {
-                (d, None, limits.selectivity.0)
-            }
+                limits.selectivity.0
+            },
         })
         .collect();
-    if let Some(mode) = solve {
-        if schedule.last().map(|s| s.1) != Some(Some(SolveMode::Exact)) {
-            if large_solve {
-                for &sel in SELECTIVE_SOLVE_PASSES {
-                    schedule.push((n, None, sel));
-                }
-            }
-            schedule.push((n, Some(mode), NO_SELECTIVITY));
+    if steps.last().is_some_and(|s| s.depth >= n) {
+        return steps;
+    }
+    let Some(mode) = solve else {
+        return steps;
+    };
+    if large_solve {
+        // Timed play may run out of time in the exact pass: it first looks for the surer
+        // probable solves (these passes also fill the table for the next).
+        let passes: &[u8] = if limits.time == TimeControl::Infinite {
+            SELECTIVE_SOLVE_PASSES
+        } else {
+            TIMED_SOLVE_PASSES
+        };
+        for &sel in passes {
+            steps.push(Step {
+                depth: n,
+                mode: None,
+                selectivity: sel,
+            });
+        }
+    }
+    let mut push_solve = |mode| {
+        steps.push(Step {
+            depth: n,
+            mode: Some(mode),
+            selectivity: NO_SELECTIVITY,
+        })
+    };
+    if mode == SolveMode::Exact && n <= limits.wld_empties && limits.time != TimeControl::Infinite
+    {
+        // On a clock a win/loss/draw solve is the result that decides the game; the exact
+        // score follows when time allows.
+        push_solve(SolveMode::WinLossDraw);
+    }
+    push_solve(mode);
+    steps
+}
+
+/// The probable solves before a solve in timed play, least sure first (levels of
+/// [`Selectivity::PERCENT`]: 73 % and 95 %).
+const TIMED_SOLVE_PASSES: &[u8] = &[5, 3];
+
+/// Predicts whether the next iteration ends before the hard deadline, from the time the
+/// finished ones took: an iteration that cannot finish is not started, and its time stays on
+/// the clock for the next moves.
+struct IterationBudget {
+    start: Instant,
+    /// When the last iteration finished, and the nodes and seconds it took.
+    last: Option<(Instant, u64, f64)>,
+    /// Seconds of the iteration before the last (for the growth per ply).
+    before_last: Option<f64>,
+    /// Nodes per second of the last iteration.
+    rate: f64,
+}
+
+impl IterationBudget {
+    fn new(start: Instant) -> IterationBudget {
+        IterationBudget {
+            start,
+            last: None,
+            before_last: None,
+            rate: 0.0,
         }
     }
 
-    // The midgame searches before a solve order with full windows (see `SORT_WINDOW`).
-    ctx.ordering_window = if solve.is_some() { 64 } else { SORT_WINDOW };
-    ctx.tt_min_depth = if solve.is_some() {
-        SOLVE_TT_MIN_DEPTH
-    } else {
-        TT_MIN_DEPTH
-    };
-    let mut last: Option<Report> = None;
-    for (depth, mode, selectivity) in schedule {
-        if let (Some(d), Some(_)) = (soft_deadline, &last) {
-            if Instant::now() >= d {
-                break;
-            }
-        }
-        let guess = last.as_ref().map(|r| r.score);
-        ctx.selectivity = selectivity;
-        let score = search_iteration(ctx, board, &mut roots, depth, mode, guess);
-        let Some(score) = score else {
-            break;
-        };
-        let r = make_report(ctx, board, &roots, depth, mode, score, start);
-        report(&r);
-        last = Some(r);
-        if ctx.stopped {
-            break;
+    fn finished(&mut self, _step: &Step, nodes: u64) {
+        let now = Instant::now();
+        let began = self.last.map_or(self.start, |(t, _, _)| t);
+        let secs = (now - began).as_secs_f64().max(1e-6);
+        self.before_last = self.last.map(|(_, _, s)| s);
+        self.last = Some((now, nodes, secs));
+        if secs > 1e-3 {
+            self.rate = nodes as f64 / secs;
         }
     }
-    last.unwrap_or_else(|| {
-        // Stopped before the first iteration finished: the best-ordered move, unscored.
-        make_report(ctx, board, &roots, 0, None, 0, start)
-    })
+
+    /// True when `step` is expected to end before `hard`.
+    fn fits(&self, step: &Step, n: u32, hard: Option<Instant>) -> bool {
+        let (Some(hard), Some((_, _, last_secs))) = (hard, self.last) else {
+            return true;
+        };
+        let left = hard.saturating_duration_since(Instant::now()).as_secs_f64();
+        let predicted = if step.depth < n {
+            // The next midgame depth: the growth of the last one, kept within reason.
+            let growth = self
+                .before_last
+                .map_or(3.0, |b| (last_secs / b.max(1e-4)).clamp(1.5, 6.0));
+            last_secs * growth
+        } else {
+            // A pass to the end: its expected nodes at the measured speed.
+            let exact = solve_nodes_estimate(n);
+            let share = match (step.mode, step.selectivity) {
+                (Some(SolveMode::Exact), _) => 1.0,
+                (Some(SolveMode::WinLossDraw), _) => 0.5,
+                (None, 5) => 0.08,
+                (None, 4) => 0.12,
+                (None, _) => 0.25,
+            };
+            exact * share / self.rate.max(1e6)
+        };
+        predicted <= left
+    }
+}
+
+/// Typical nodes of an exact solve with `n` empties from a game position, one thread: about
+/// 3.5 M at 20 empties (`wedge bench`'s solves) and 2.4 times as many per empty beyond.
+fn solve_nodes_estimate(n: u32) -> f64 {
+    3.5e6 * 2.4f64.powi(n as i32 - 20)
 }
 
 /// One iteration over the root moves (best of the previous iteration first). Returns the

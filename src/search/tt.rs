@@ -5,7 +5,7 @@
 
 use super::tt_memory::{TableMemory, ZeroedAtomics};
 use crate::board::Board;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Selectivity level of a search without forward pruning.
 pub const NO_SELECTIVITY: u8 = 0;
@@ -86,6 +86,9 @@ pub struct TranspositionTable {
     /// this much.
     shift: u32,
     age: AtomicU8,
+    /// Set by `clear` (and at creation), reset when a search starts on the table: clearing a
+    /// table that no search has used since is skipped (a new game's 256 MB of writes).
+    clean: AtomicBool,
 }
 
 impl TranspositionTable {
@@ -116,6 +119,7 @@ impl TranspositionTable {
             buckets,
             shift: 64 - n.trailing_zeros(),
             age: AtomicU8::new(0),
+            clean: AtomicBool::new(true),
         })
     }
 
@@ -127,6 +131,15 @@ impl TranspositionTable {
     /// Starts a new search generation: older entries become the first to be replaced.
     pub fn new_search(&self) {
         self.age.fetch_add(1, Relaxed);
+        self.mark_used();
+    }
+
+    /// Records that the table may hold entries (every store, and every search's start).
+    #[inline(always)]
+    fn mark_used(&self) {
+        if self.clean.load(Relaxed) {
+            self.clean.store(false, Relaxed);
+        }
     }
 
     pub fn age(&self) -> u8 {
@@ -135,6 +148,9 @@ impl TranspositionTable {
 
     /// Empties the table.
     pub fn clear(&self) {
+        if self.clean.load(Relaxed) {
+            return;
+        }
         for b in self.buckets.iter() {
             for s in &b.0 {
                 s.data.store(0, Relaxed);
@@ -142,6 +158,7 @@ impl TranspositionTable {
                 s.opponent.store(0, Relaxed);
             }
         }
+        self.clean.store(true, Relaxed);
     }
 
     #[inline(always)]
@@ -190,6 +207,7 @@ impl TranspositionTable {
         best: u8,
         nodes: u64,
     ) {
+        self.mark_used();
         let fresh_bounds = if score <= alpha {
             (-64, score)
         } else if score >= beta {

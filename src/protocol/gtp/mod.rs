@@ -20,8 +20,6 @@ use std::time::{Duration, Instant};
 
 /// The midgame depth of `genmove` without a clock, unless set otherwise.
 pub const DEFAULT_DEPTH: u32 = 12;
-/// Exact solves under a clock start at this many empties.
-const TIMED_SOLVE_EMPTIES: u32 = 20;
 
 /// `genmove` runs to the end unless GoGui interrupts it (`# interrupt`, `gogui-interrupt`).
 const GENMOVE_STOP: StopPolicy = StopPolicy {
@@ -116,10 +114,7 @@ impl Gtp {
 
     /// The search limits for `color`'s move.
     fn limits(&self, color: Color) -> Limits {
-        let timed = |time| Limits {
-            depth: self.depth_cap.unwrap_or(60),
-            ..Limits::timed(time, TIMED_SOLVE_EMPTIES)
-        };
+        let timed = |time| Limits::timed(time, self.depth_cap.unwrap_or(60));
         match self.clocks[Self::clock_index(color)] {
             Clock::None => limits_for_depth(self.depth),
             Clock::Main(left) => timed(TimeControl::Clock {
@@ -327,7 +322,7 @@ impl Gtp {
         let board = self.position().board;
         let limits = match depth {
             Some(d) => limits_for_depth(d),
-            None => Limits::timed(TimeControl::Infinite, TIMED_SOLVE_EMPTIES),
+            None => Limits::timed(TimeControl::Infinite, 60),
         };
         if board.is_game_over() {
             respond(

@@ -16,7 +16,7 @@ use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::Move;
 use crate::engine::{limits_for_depth, BookMove, Candidate, Event, Outcome, Task};
 use crate::formats::{Game, GgfGame, MoveItem, MoveNote, Position};
-use crate::search::{Report, SolveMode, TimeControl};
+use crate::search::{Limits, Report, SolveMode};
 
 /// The name sent with `set myname` (NBoard wants one alphanumeric token).
 pub const NAME: &str = "Wedge";
@@ -37,7 +37,8 @@ enum Job {
 #[derive(Debug)]
 pub struct Nboard {
     record: GgfGame,
-    depth: u32,
+    /// The GUI's `set depth`, if it sent one.
+    depth: Option<u32>,
     contempt: f64,
     version: Option<u32>,
     job: Option<Job>,
@@ -53,7 +54,7 @@ impl Nboard {
     pub fn new() -> Nboard {
         Nboard {
             record: GgfGame::from_game(Game::new(Position::START)),
-            depth: DEFAULT_DEPTH,
+            depth: None,
             contempt: 0.0,
             version: None,
             job: None,
@@ -65,8 +66,9 @@ impl Nboard {
         &self.record
     }
 
+    /// The midgame depth of searches without a clock.
     pub fn depth(&self) -> u32 {
-        self.depth
+        self.depth.unwrap_or(DEFAULT_DEPTH)
     }
 
     /// The version from `nboard N`, once received.
@@ -111,7 +113,7 @@ impl Nboard {
                 self.version = Some(v);
             }
             NboardCommand::SetDepth(d) => {
-                self.depth = d;
+                self.depth = Some(d);
                 ctx.out().line(&format!("set myname {NAME}{d}"));
             }
             NboardCommand::SetGame(g) => self.record = *g,
@@ -158,7 +160,7 @@ impl Nboard {
             tracing::info!("hint: the game is over");
             return;
         }
-        let limits = limits_for_depth(self.depth);
+        let limits = limits_for_depth(self.depth());
         let task = if count <= 1 {
             Task::Search { board, limits }
         } else {
@@ -179,14 +181,16 @@ impl Nboard {
             error(ctx, "go: the game is over");
             return;
         }
-        let mut limits = limits_for_depth(self.depth);
-        match clock::time_left(&self.record) {
-            Ok(Some(tc)) => limits.time = tc,
-            Ok(None) => limits.time = TimeControl::Infinite,
+        // On a clock, time decides how deep to go and where to solve, within the GUI's depth
+        // (none if it set none); without one, the depth's level does.
+        let limits = match clock::time_left(&self.record) {
+            Ok(Some(tc)) => Limits::timed(tc, self.depth.unwrap_or(60)),
+            Ok(None) => limits_for_depth(self.depth()),
             Err(e) => {
                 tracing::warn!("ignoring the clock: {e}");
+                limits_for_depth(self.depth())
             }
-        }
+        };
         tracing::debug!("go with {limits:?}");
         if ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE) {
             self.job = Some(Job::Go {
@@ -207,7 +211,7 @@ impl Nboard {
             .collect();
         let task = Task::Positions {
             boards,
-            limits: limits_for_depth(self.depth),
+            limits: limits_for_depth(self.depth()),
         };
         if ctx.start(task, StopPolicy::ANY_LINE) {
             self.job = Some(Job::Analyze);
