@@ -337,10 +337,9 @@ impl<E: Evaluator> Worker<E> {
     /// The book's move for the root, as a report (depth 0, no nodes), after a
     /// [`Event::Book`] listing it.
     fn book_move(&mut self, id: JobId, board: &Board) -> Option<Report> {
-        let root = self.book.as_ref()?.book.clone();
-        let book = &*root;
+        let book = self.book.as_ref()?.book.clone();
         let choice =
-            crate::book::choice::choose(book, board, self.options.book_randomness, &mut self.rng)?;
+            crate::book::choice::choose(&book, board, self.options.book_randomness, &mut self.rng)?;
         let mv = Move::Play(choice.sq);
         // The child's record says how deep the value was searched; a deviation whose
         // successor is below the book's minimum has only the root's (smaller) depth.
