@@ -509,6 +509,26 @@ fn run_bench(common: &Common, timed: bool) -> Result<(), String> {
         total_secs,
         total_nodes as f64 / total_secs.max(1e-9)
     );
+    // How soon a running search returns once stopped, with one and two threads.
+    let mut latencies = Vec::new();
+    for threads in [1, 2] {
+        let searcher = build_searcher(&Common {
+            threads: Some(threads),
+            ..common.clone()
+        })?;
+        for (name, d) in bench::stop_latencies(&searcher) {
+            latencies.push(format!(
+                "{name} {threads} thread{} {:.2} ms",
+                if threads == 1 { "" } else { "s" },
+                d.as_secs_f64() * 1000.0
+            ));
+        }
+    }
+    println!(
+        "stop latency (median of {}): {}",
+        bench::STOP_LATENCY_TRIALS,
+        latencies.join(", ")
+    );
     if timed {
         for secs in [1, 10] {
             let depths = bench::depth_in_time(&searcher, std::time::Duration::from_secs(secs));

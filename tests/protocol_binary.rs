@@ -1,6 +1,7 @@
 //! The real `wedge` binary over pipes: NBoard, GTP and the console answer, a `ping` sent during
-//! a deep search is answered promptly and after the search's last line, and the end of input
-//! exits with code 0. `ping_latency_report` (ignored by default) measures p50/p99 over 100 pings.
+//! a deep search is answered promptly and after the search's last line, the end of input
+//! exits with code 0, and `quit` or the end of input during a search that would run for hours
+//! ends the process within a generous bound in every protocol. `ping_latency_report` (ignored by default) measures p50/p99 over 100 pings.
 //! The book is off: these sessions are about searches.
 
 use std::io::{BufRead, BufReader, Write};
@@ -59,12 +60,19 @@ impl Session {
 
     /// Lines up to and including the first one for which `done` holds.
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        self.until_within(Duration::from_secs(30), done)
+    }
+
+    /// Like [`Session::until`], failing when the lines do not all come within `limit`.
+    fn until_within(&mut self, limit: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + limit;
         let mut seen = Vec::new();
         loop {
+            let left = deadline.saturating_duration_since(Instant::now());
             let line = self
                 .lines
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no answer; got {seen:?}"));
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no answer within {limit:?}; got {seen:?}"));
             let stop = done(&line);
             seen.push(line);
             if stop {
@@ -76,13 +84,28 @@ impl Session {
     /// Closes stdin and waits for the exit code.
     fn finish(mut self) -> i32 {
         self.stdin = None;
+        self.exit_code_within(Duration::from_secs(20))
+    }
+
+    /// Waits for the process to exit by itself; fails when it takes longer than `limit`.
+    fn exit_code_within(&mut self, limit: Duration) -> i32 {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status.code().unwrap_or(-1);
             }
-            assert!(start.elapsed() < Duration::from_secs(20), "did not exit");
+            assert!(start.elapsed() < limit, "did not exit within {limit:?}");
             std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Session {
+    /// A failed test leaves no engine searching behind it.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
     }
 }
@@ -200,4 +223,57 @@ fn ping_latency_report() {
         load.trim()
     );
     assert_eq!(s.finish(), 0);
+}
+
+/// How long a stopped search may take to answer and exit: generous, since the searches below
+/// would run for hours (depth 40 from the start position) and a loaded machine may be slow.
+const EXIT_BOUND: Duration = Duration::from_secs(10);
+
+/// Ends a session the way `how` says while its search runs: `quit` or closing stdin.
+fn end_session(s: &mut Session, quit: Option<&str>) {
+    match quit {
+        Some(line) => s.send(line),
+        None => s.stdin = None,
+    }
+}
+
+#[test]
+fn gtp_quit_and_end_of_input_stop_a_deep_genmove() {
+    for quit in [Some("2 quit"), None] {
+        let mut s = Session::start(&["gtp", "--depth", "40"]);
+        s.send("1 genmove black");
+        // Let the search get under way (either order must work; this is no timing check).
+        std::thread::sleep(Duration::from_millis(200));
+        end_session(&mut s, quit);
+        let answer = s.until_within(EXIT_BOUND, |l| l.is_empty());
+        let legal = ["=1 D3", "=1 C4", "=1 F5", "=1 E6"];
+        assert!(legal.contains(&answer[0].as_str()), "{answer:?}");
+        if quit.is_some() {
+            assert_eq!(s.until_within(EXIT_BOUND, |l| l.is_empty()), ["=2", ""]);
+        }
+        assert_eq!(s.exit_code_within(EXIT_BOUND), 0, "{quit:?}");
+    }
+}
+
+#[test]
+fn console_quit_and_end_of_input_stop_a_deep_think() {
+    for quit in [Some("quit"), None] {
+        let mut s = Session::start(&["console", "--depth", "40"]);
+        s.send("think");
+        s.until(|l| l.starts_with("depth 2 "));
+        end_session(&mut s, quit);
+        assert_eq!(s.exit_code_within(EXIT_BOUND), 0, "{quit:?}");
+    }
+}
+
+#[test]
+fn nboard_quit_and_end_of_input_stop_a_deep_hint() {
+    for quit in [Some("quit"), None] {
+        let mut s = nboard_session();
+        s.send("ping 1");
+        s.send("hint 1");
+        s.until(|l| l.starts_with("search") && l.ends_with(" 0 2"));
+        end_session(&mut s, quit);
+        assert_eq!(s.exit_code_within(EXIT_BOUND), 0, "{quit:?}");
+    }
 }

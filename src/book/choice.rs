@@ -27,6 +27,8 @@ pub struct ChildValue {
     pub value: i32,
     /// Exact (solved, or the game ends).
     pub solved: bool,
+    /// Plies from `board` its value was searched to (the successor's depth plus the move).
+    pub depth: u32,
     /// Choice weight in percent (0 = never chosen by the engine).
     pub weight: u8,
     /// Games imported through the move.
@@ -43,6 +45,7 @@ pub fn book_children(book: &Book, board: &Board) -> Vec<ChildValue> {
                 sq,
                 value: -child.final_score(),
                 solved: true,
+                depth: 1,
                 weight: super::record::DEFAULT_WEIGHT,
                 games: 0,
             }),
@@ -55,6 +58,7 @@ pub fn book_children(book: &Book, board: &Board) -> Vec<ChildValue> {
                         sq,
                         value: if passed { p.value } else { -p.value },
                         solved: p.is_solved(),
+                        depth: p.depth + 1,
                         weight: p.weight,
                         games: p.games,
                     });
@@ -89,6 +93,7 @@ pub fn choose(book: &Book, board: &Board, randomness: u32, rng: &mut Rng) -> Opt
                 sq: r.sq,
                 value: r.value,
                 solved: false,
+                depth: probe.depth,
                 weight: super::record::DEFAULT_WEIGHT,
                 games: 0,
             });

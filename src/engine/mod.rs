@@ -51,12 +51,19 @@ pub enum Task {
     Learn { moves: Vec<Move> },
 }
 
-/// A move found in the opening book with its value (disc difference for the side to move) and
-/// the number of games through it. Sent before the search by engines that have a book.
+/// A move found in the opening book with its value (disc difference for the side to move), how
+/// deep that value was searched and the number of games through it. Sent before the search by
+/// engines that have a book.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookMove {
     pub mv: Move,
     pub score: i32,
+    /// Plies from the position before the move that the book's value was searched to.
+    pub depth: u32,
+    /// The value is exact (solved to the end of the game).
+    pub solved: bool,
+    /// Games in the book through the move; the book file counts them in 16 bits, so 65,535
+    /// means 65,535 or more.
     pub games: u64,
 }
 
@@ -79,8 +86,13 @@ pub enum Outcome {
 /// What the worker tells the front end.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// A completed iteration of the running search.
-    Progress { job: JobId, report: Report },
+    /// An iteration of the running search. `complete` is false when a stop was already asked
+    /// for as it was reported: the iteration may have been cut short.
+    Progress {
+        job: JobId,
+        report: Report,
+        complete: bool,
+    },
     /// Book moves for the position (best first), before any search.
     Book { job: JobId, moves: Vec<BookMove> },
     /// A complete candidate list at one depth, best first.
@@ -329,15 +341,21 @@ impl<E: Evaluator> Worker<E> {
         let choice =
             crate::book::choice::choose(&book, board, self.options.book_randomness, &mut self.rng)?;
         let mv = Move::Play(choice.sq);
-        let games = book
-            .probe(&board.play_flips(choice.sq, board.flips(choice.sq)))
-            .map_or(0, |p| p.games as u64);
+        // The child's record says how deep the value was searched; a deviation whose
+        // successor is below the book's minimum has only the root's (smaller) depth.
+        let child = book.probe(&board.play_flips(choice.sq, board.flips(choice.sq)));
+        let (depth, solved) = match child {
+            Some(p) => (p.depth + 1, p.is_solved()),
+            None => (choice.probe.depth, choice.probe.is_solved()),
+        };
         (self.sink)(Event::Book {
             job: id,
             moves: vec![BookMove {
                 mv,
                 score: choice.value,
-                games,
+                depth,
+                solved,
+                games: child.map_or(0, |p| p.games as u64),
             }],
         });
         Some(Report {
@@ -353,39 +371,52 @@ impl<E: Evaluator> Worker<E> {
     }
 
     /// The book's moves for the root, best first (at most `count`), sent as an
-    /// [`Event::Book`]; false when the position is not in the book.
-    fn book_hint(&mut self, id: JobId, board: &Board, count: usize) -> bool {
+    /// [`Event::Book`] when there are any; returns their squares (0 when the position is not
+    /// in the book, or is a leaf with no book move).
+    fn book_hint(&mut self, id: JobId, board: &Board, count: usize) -> u64 {
         let Some(open) = self.book.as_ref() else {
-            return false;
+            return 0;
         };
         let book = open.book.clone();
         if board.empty_count() < book.info().min_empties as u32 {
-            return false;
+            return 0;
         }
         let Some(probe) = book.probe(board).filter(|p| p.valued) else {
-            return false;
+            return 0;
         };
         let mut moves: Vec<BookMove> = crate::book::choice::book_children(&book, board)
             .into_iter()
             .map(|c| BookMove {
                 mv: Move::Play(c.sq),
                 score: c.value,
+                depth: c.depth,
+                solved: c.solved,
                 games: c.games as u64,
             })
             .collect();
         for r in probe.replies() {
             if !moves.iter().any(|m| m.mv == Move::Play(r.sq)) {
+                // A reply whose successor is not in the book: the root's depth is a lower
+                // bound of its search depth.
                 moves.push(BookMove {
                     mv: Move::Play(r.sq),
                     score: r.value,
+                    depth: probe.depth,
+                    solved: probe.is_solved(),
                     games: 0,
                 });
             }
         }
         moves.sort_by_key(|m| -m.score);
         moves.truncate(count.max(1));
-        (self.sink)(Event::Book { job: id, moves });
-        true
+        let squares = moves
+            .iter()
+            .filter_map(|m| m.mv.square())
+            .fold(0, |acc, sq| acc | sq.bit());
+        if !moves.is_empty() {
+            (self.sink)(Event::Book { job: id, moves });
+        }
+        squares
     }
 
     /// Adds a game to the book file and republishes it.
@@ -435,10 +466,16 @@ impl<E: Evaluator> Worker<E> {
                 limits,
                 count,
             } => {
-                if self.book_hint(id, &board, count) {
+                // The book's moves first; the search values the others when the book has fewer
+                // than asked (a leaf has none).
+                let from_book = self.book_hint(id, &board, count);
+                let wanted = count.max(1).min(board.moves().len());
+                let listed = from_book.count_ones() as usize;
+                if listed >= wanted {
                     Outcome::Candidates(Vec::new())
                 } else {
-                    Outcome::Candidates(self.candidates(id, &board, &limits, count))
+                    let rest = self.candidates(id, &board, &limits, count - listed, from_book);
+                    Outcome::Candidates(rest)
                 }
             }
             Task::Positions { boards, limits } => {
@@ -489,12 +526,18 @@ impl<E: Evaluator> Worker<E> {
     fn search(&mut self, id: JobId, board: &Board, limits: &Limits) -> Report {
         let zero = self.options.zero_times;
         let sink = &mut self.sink;
-        let r = self.searcher.search(board, limits, &self.stop, &mut |r| {
+        let stop = &self.stop;
+        let r = self.searcher.search(board, limits, stop, &mut |r| {
             let mut report = r.clone();
             if zero {
                 report.millis = 0;
             }
-            sink(Event::Progress { job: id, report });
+            let complete = !stop.load(Ordering::SeqCst);
+            sink(Event::Progress {
+                job: id,
+                report,
+                complete,
+            });
         });
         self.fix_times(r)
     }
@@ -504,17 +547,23 @@ impl<E: Evaluator> Worker<E> {
         self.fix_times(r)
     }
 
+    /// The best `count` root moves other than those in `skip` (squares the book listed).
     fn candidates(
         &mut self,
         id: JobId,
         board: &Board,
         limits: &Limits,
         count: usize,
+        skip: u64,
     ) -> Vec<Candidate> {
         let started = std::time::Instant::now();
         let mut best_list = Vec::new();
-        let moves = board.moves();
-        if moves.len() <= 1 || count <= 1 {
+        let moves: Vec<Move> = board
+            .moves()
+            .into_iter()
+            .filter(|m| m.square().is_none_or(|sq| skip & sq.bit() == 0))
+            .collect();
+        if skip == 0 && (moves.len() <= 1 || count <= 1) {
             // One move (or a pass) or only the best asked: a plain search says it all.
             let r = self.search(id, board, limits);
             if r.depth == 0 && r.solved.is_none() && self.stop.load(Ordering::Relaxed) {

@@ -1,14 +1,15 @@
 //! `wedge bench`: fixed, deterministic workloads printing nodes, seconds and nodes per second:
 //! move generation (perft), an endgame workload (exact solves) and a midgame workload
 //! (fixed-depth searches). Node counts repeat exactly for a given evaluation; compare times
-//! only between runs on the same machine.
+//! only between runs on the same machine. Also the stop latency: how soon a running search
+//! returns once its stop flag is set (tests only check that it stops, with a generous bound).
 
 use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::formats::{parse_position, replay_inferring_passes};
-use crate::search::{Limits, Searcher, SolveMode};
+use crate::search::{Limits, Report, Searcher, SolveMode};
 use crate::tools::perft::{perft, PassRule};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// One workload's result.
@@ -132,6 +133,60 @@ pub fn run_all<E: Evaluator>(searcher: &Searcher<E>) -> Vec<BenchResult> {
     ]
 }
 
+/// An exact solve that runs far longer than the stop-latency trials (FFO #61, 25 empties).
+pub const STOP_LATENCY_ENDGAME: &str =
+    "-XXXX---X-XXOX--XXXXOXX-XOOXOOOOXOOOOOO-XXOOOO--X---O----------- O";
+
+/// Trials per stop-latency case; the median is reported.
+pub const STOP_LATENCY_TRIALS: u32 = 5;
+
+/// Time from setting the stop flag, `after` into a search of `board`, to the search's return;
+/// and the search's report.
+pub fn stop_latency<E: Evaluator>(
+    searcher: &Searcher<E>,
+    board: &Board,
+    limits: &Limits,
+    after: Duration,
+) -> (Duration, Report) {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let setter = scope.spawn(|| {
+            std::thread::sleep(after);
+            let at = Instant::now();
+            stop.store(true, Ordering::SeqCst);
+            at
+        });
+        let report = searcher.search(board, limits, &stop, &mut |_| {});
+        let returned = Instant::now();
+        // The setter only sleeps and stores; it cannot panic.
+        let stopped = setter.join().unwrap_or(returned);
+        (returned.saturating_duration_since(stopped), report)
+    })
+}
+
+/// The median stop latency of a deep midgame search (the start position to depth 40) and of
+/// an exact solve, each stopped 60-140 ms after it starts.
+pub fn stop_latencies<E: Evaluator>(searcher: &Searcher<E>) -> [(&'static str, Duration); 2] {
+    let cases = [
+        ("midgame", Board::START, Limits::depth(40)),
+        (
+            "endgame",
+            board_of(STOP_LATENCY_ENDGAME),
+            Limits::solve(SolveMode::Exact),
+        ),
+    ];
+    cases.map(|(name, board, limits)| {
+        let mut v: Vec<Duration> = (0..STOP_LATENCY_TRIALS)
+            .map(|i| {
+                let after = Duration::from_millis(60 + 20 * i as u64);
+                stop_latency(searcher, &board, &limits, after).0
+            })
+            .collect();
+        v.sort();
+        (name, v[v.len() / 2])
+    })
+}
+
 /// Depth reached (last completed iteration) from each opening within `budget`.
 pub fn depth_in_time<E: Evaluator>(
     searcher: &Searcher<E>,
@@ -168,5 +223,6 @@ mod tests {
         for (_, moves) in OPENINGS {
             assert!(!opening_board(moves).is_game_over());
         }
+        assert_eq!(board_of(STOP_LATENCY_ENDGAME).empty_count(), 25);
     }
 }

@@ -2,7 +2,9 @@
 //! and the legal moves, and bwcore's commands (`print`, `printhex`, `move f5`/`move x y`,
 //! `undo`, `eval`, `think`, `play`, `tree N`, `count`, `reset`, `board ...`, `flipv`, `fliph`,
 //! `rotatel`, `rotater`, `cswap`, `col`, `save`, `load`, `help`, `quit`). Searches run on the
-//! engine worker; typing `stop` ends one early. Errors start with `? ` and change nothing.
+//! engine worker; typing `stop` ends one early, `quit` or the end of input ends it and the
+//! session. Moves the opening book answers are marked `book`. Errors start with `? ` and
+//! change nothing.
 
 pub mod parse;
 
@@ -11,7 +13,7 @@ pub use parse::{parse_console_line, ConsoleCommand, Transform};
 use super::text::{counts, drawing, pv_text};
 use super::{Ctx, Flow, Output, Protocol, StopPolicy};
 use crate::board::{Board, Symmetry};
-use crate::engine::{limits_for_depth, Event, Outcome, Task};
+use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
 use crate::formats::{
     format_ggf, format_position, parse_ggf, Color, Game, GgfGame, PassPolicy, Position,
 };
@@ -20,7 +22,8 @@ use crate::search::{Limits, Report};
 /// The search depth before `depth N`.
 pub const DEFAULT_DEPTH: u32 = 10;
 
-pub const HELP: &str = "\
+/// The `help` text; `{depth}` stands for the current search depth.
+const HELP: &str = "\
 commands:
   print | p            show the board
   printhex             the side to move's and the opponent's discs as hex bitboards
@@ -30,7 +33,7 @@ commands:
   think                search and show the best move without playing it
   play                 let the engine play the side to move
   tree N               every legal move searched N plies deep, best first
-  depth N              search depth for think/play (now N; endgames solve exactly)
+  depth N              search depth for think/play (now {depth}; endgames solve exactly)
   count                disc counts
   reset                new game
   board <64> <X|O>     set a position (X black, O white, - empty)
@@ -42,6 +45,11 @@ commands:
   save <f.ggf>         write the game as GGF; load <f.ggf> reads one
   stop                 end a running search
   help, quit";
+
+/// The `help` text for a session searching to `depth`.
+pub fn help(depth: u32) -> String {
+    HELP.replace("{depth}", &depth.to_string())
+}
 
 /// Why a search was started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,12 +66,19 @@ pub struct Console {
     game: Game,
     depth: u32,
     job: Option<Job>,
+    /// The moves the book gave for the running job.
+    book: Vec<BookMove>,
 }
 
-/// `think`/`play`/`tree` stop only when the user types `stop`.
+/// `think`/`play`/`tree` stop when the user types `stop` or `quit`, or the input ends.
 const STOP_WORD: StopPolicy = StopPolicy {
-    on_line: |l| l.trim().eq_ignore_ascii_case("stop"),
-    on_eof: false,
+    on_line: |l| {
+        matches!(
+            parse_console_line(l),
+            Ok(ConsoleCommand::Stop | ConsoleCommand::Quit)
+        )
+    },
+    on_eof: true,
 };
 
 impl Console {
@@ -72,6 +87,7 @@ impl Console {
             game: Game::new(Position::START),
             depth: depth.clamp(1, 60),
             job: None,
+            book: Vec::new(),
         }
     }
 
@@ -100,6 +116,7 @@ impl Console {
     fn start(&mut self, job: Job, task: Task, ctx: &mut Ctx<'_>) {
         if ctx.start(task, STOP_WORD) {
             self.job = Some(job);
+            self.book.clear();
         } else {
             ctx.out().line("? the engine is unavailable");
         }
@@ -110,7 +127,7 @@ impl Console {
         let text = match cmd {
             ConsoleCommand::Empty | ConsoleCommand::Stop => return Flow::Continue,
             ConsoleCommand::Quit => return Flow::Quit,
-            ConsoleCommand::Help => HELP.to_string(),
+            ConsoleCommand::Help => help(self.depth),
             ConsoleCommand::Print => self.show(),
             ConsoleCommand::PrintHex => format!(
                 "{:016x} {:016x} {}",
@@ -238,6 +255,16 @@ impl Console {
     }
 }
 
+/// One line about a book move: `book f5 +2 (depth 12, 30 games)`, `solved` for an exact value.
+fn describe_book(m: &BookMove) -> String {
+    let depth = if m.solved {
+        "solved".to_string()
+    } else {
+        format!("depth {}", m.depth)
+    };
+    format!("book {} {:+} ({depth}, {} games)", m.mv, m.score, m.games)
+}
+
 /// One line about a search result.
 fn describe(r: &Report) -> String {
     format!(
@@ -272,6 +299,14 @@ impl Protocol for Console {
             Event::Progress { report, .. } if self.job == Some(Job::Think) => {
                 ctx.out().line(&describe(&report));
             }
+            Event::Book { moves, .. } => {
+                if self.job == Some(Job::Think) {
+                    for m in &moves {
+                        ctx.out().line(&describe_book(m));
+                    }
+                }
+                self.book = moves;
+            }
             Event::Done {
                 outcome, stopped, ..
             } => {
@@ -280,20 +315,22 @@ impl Protocol for Console {
                     (Some(Job::Eval), Outcome::Static(v)) => {
                         format!("eval {v:+} (static, for the side to move)")
                     }
-                    (Some(Job::Think), Outcome::Best(r)) => {
-                        format!(
+                    (Some(Job::Think), Outcome::Best(r)) => match self.book.first() {
+                        Some(m) => format!("done: {}", describe_book(m)),
+                        None => format!(
                             "done: {}{}",
                             describe(&r),
                             if stopped { " (stopped)" } else { "" }
-                        )
-                    }
+                        ),
+                    },
                     (Some(Job::Play), Outcome::Best(r)) => {
                         let mut g = self.game.clone();
                         match g.play(r.best) {
                             Ok(()) => {
                                 self.game = g;
+                                let from = if self.book.is_empty() { "" } else { " (book)" };
                                 format!(
-                                    "{} plays {}\n{}",
+                                    "{} plays {}{from}\n{}",
                                     side(&r, &self.game),
                                     r.best,
                                     self.show()
@@ -303,22 +340,29 @@ impl Protocol for Console {
                         }
                     }
                     (Some(Job::Tree), Outcome::Candidates(list)) => {
-                        let lines: Vec<String> = list
+                        // The book's moves and the searched ones together, best first.
+                        let mut rows: Vec<(i32, String)> = self
+                            .book
                             .iter()
-                            .map(|c| {
-                                format!(
-                                    "{} {:+} pv {}",
-                                    c.mv,
-                                    c.score,
-                                    pv_text(&c.pv, " ").to_ascii_lowercase()
-                                )
-                            })
+                            .map(|m| (m.score, describe_book(m)))
                             .collect();
-                        if lines.is_empty() {
-                            "(stopped)".into()
-                        } else {
-                            lines.join("\n")
+                        rows.extend(list.iter().map(|c| {
+                            let line = format!(
+                                "{} {:+} pv {}",
+                                c.mv,
+                                c.score,
+                                pv_text(&c.pv, " ").to_ascii_lowercase()
+                            );
+                            (c.score, line)
+                        }));
+                        // Stable: the book's line first among equal scores.
+                        rows.sort_by_key(|r| -r.0);
+                        let mut lines: Vec<String> = rows.into_iter().map(|r| r.1).collect();
+                        let searched = list.len() + self.book.len();
+                        if stopped && searched < self.game.legal_moves().len() {
+                            lines.push("(stopped)".into());
                         }
+                        lines.join("\n")
                     }
                     _ => return,
                 };

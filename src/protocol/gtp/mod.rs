@@ -4,30 +4,34 @@
 //! Quarry's `list_games`/`set_game`, GoGui's `gogui-rules_*`, and the streaming
 //! `wedge-analyze` (one `info` line per completed depth until the depth or the next command).
 //! Commands run one after the other; `genmove` is never cut short by the next command (GTP
-//! controllers wait for the answer) except by GoGui's `# interrupt`.
+//! controllers wait for the answer) except by GoGui's `# interrupt`, `quit` and the end of
+//! input, which answer it at once with the best move found so far.
 
 pub mod parse;
 
 pub use parse::{parse_gtp_line, GtpCommand, GtpLine, GtpParseError, COMMANDS};
 
-use super::text::{black_margin, drawing, result_text, upper};
+use super::text::{black_margin, counts, drawing, result_text, upper};
 use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::{Move, Square, Squares};
-use crate::engine::{limits_for_depth, Event, Outcome, Task};
+use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
 use crate::formats::{Color, Game, PassPolicy, Position};
-use crate::search::{Limits, Report, TimeControl};
+use crate::search::{Limits, Report, Selectivity, SolveMode, TimeControl};
 use std::time::{Duration, Instant};
 
 /// The midgame depth of `genmove` without a clock, unless set otherwise.
 pub const DEFAULT_DEPTH: u32 = 12;
 
-/// `genmove` runs to the end unless GoGui interrupts it (`# interrupt`, `gogui-interrupt`).
+/// `genmove` runs to the end unless GoGui interrupts it (`# interrupt`, `gogui-interrupt`), or
+/// the session ends (`quit`, the end of input): then it answers with what it has.
 const GENMOVE_STOP: StopPolicy = StopPolicy {
     on_line: |l| {
         let t = l.trim().to_ascii_lowercase();
-        t == "# interrupt" || t.split_whitespace().any(|w| w == "gogui-interrupt")
+        t == "# interrupt"
+            || t.split_whitespace().any(|w| w == "gogui-interrupt")
+            || parse_gtp_line(l).is_some_and(|p| p.command == Ok(GtpCommand::Quit))
     },
-    on_eof: false,
+    on_eof: true,
 };
 
 /// A colour's clock as the controller last told it.
@@ -51,6 +55,12 @@ enum Job {
     },
     Analyze {
         id: Option<u32>,
+        /// The `=id ` that starts the response was written (with the first line).
+        opened: bool,
+        /// The last completed iteration (or the book's move), for the closing `best` line.
+        last: Option<Report>,
+        /// The book answered (its move is `last`).
+        book: bool,
     },
 }
 
@@ -181,6 +191,9 @@ impl Gtp {
                 ok(ctx, "")
             }
             Komi(_) => ok(ctx, ""),
+            // Once neither side can move, either colour may pass (gogui-twogtp and other
+            // referees end a game with two passes); the game stays as it is.
+            Play(_, Move::Pass) if self.position().board.is_game_over() => ok(ctx, ""),
             Play(color, mv) => match self.turn_of(color) {
                 Ok(mut g) => match g.play(mv) {
                     Ok(()) => {
@@ -212,9 +225,17 @@ impl Gtp {
                     Err(_) => fail(ctx, "cannot undo"),
                 }
             }
-            ShowBoard => ok(ctx, &format!("\n{}", drawing(&self.position()))),
+            ShowBoard => ok(ctx, &drawing(&self.position())),
             FinalScore => {
-                let m = black_margin(&self.position());
+                // At the end the empties go to the winner; during the game, the disc count now
+                // (as GNU Go answers with its estimate).
+                let pos = self.position();
+                let m = if pos.board.is_game_over() {
+                    black_margin(&pos)
+                } else {
+                    let (b, w) = counts(&pos);
+                    b as i32 - w as i32
+                };
                 let text = match m.cmp(&0) {
                     std::cmp::Ordering::Greater => format!("B+{m}"),
                     std::cmp::Ordering::Less => format!("W+{}", -m),
@@ -252,9 +273,10 @@ impl Gtp {
                 ok(ctx, "")
             }
             SetGame(_) => fail(ctx, "unsupported game"),
-            RulesGameId => ok(ctx, "othello"),
+            // GoGui compares the name case-sensitively with its own `Othello`.
+            RulesGameId => ok(ctx, "Othello"),
             RulesBoardSize => ok(ctx, "8"),
-            RulesBoard => ok(ctx, &format!("\n{}", gogui_board(&self.position()))),
+            RulesBoard => ok(ctx, &gogui_board(&self.position())),
             RulesLegalMoves => ok(ctx, &legal_vertices(&self.position())),
             RulesSideToMove => ok(ctx, color_name(self.position().to_move)),
             RulesFinalResult => {
@@ -333,13 +355,28 @@ impl Gtp {
             );
             return;
         }
-        // The response stays open: `=` now, one `info` line per depth, a blank line at the end.
-        ctx.out().line(&format!("={}", id_text(id)));
+        // The response stays open: `=id ` before the first `info` line, one `info` line per
+        // completed depth, then `best` and the blank line.
         if ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE) {
-            self.job = Some(Job::Analyze { id });
+            self.job = Some(Job::Analyze {
+                id,
+                opened: false,
+                last: None,
+                book: false,
+            });
         } else {
-            ctx.out().line("");
+            respond(ctx, id, false, "engine unavailable");
         }
+    }
+}
+
+/// Writes one line of a streaming `wedge-analyze` response; the first one after `=id `.
+fn analysis_line(ctx: &mut Ctx<'_>, id: Option<u32>, opened: &mut bool, text: &str) {
+    if *opened {
+        ctx.out().line(text);
+    } else {
+        ctx.out().line(&format!("={} {text}", id_text(id)));
+        *opened = true;
     }
 }
 
@@ -347,28 +384,25 @@ fn id_text(id: Option<u32>) -> String {
     id.map(|i| i.to_string()).unwrap_or_default()
 }
 
-/// Writes a whole response: `=id result` or `?id message`, then the blank line. Blank lines
-/// inside a multi-line result become a single space so they cannot end it early.
+/// Writes a whole response: `=id result` or `?id message`, then the blank line. A multi-line
+/// result starts on the first line after `=id ` (GoGui drops that prefix and reads the rest);
+/// blank lines inside it become a single space so they cannot end it early.
 fn respond(ctx: &mut Ctx<'_>, id: Option<u32>, success: bool, text: &str) {
+    ctx.out().message(&response_text(id, success, text));
+}
+
+/// The text of a whole response (see [`respond`]).
+fn response_text(id: Option<u32>, success: bool, text: &str) -> String {
     let mark = if success { '=' } else { '?' };
-    let body: Vec<&str> = text
-        .split('\n')
-        .map(|l| if l.trim().is_empty() { " " } else { l })
-        .collect();
     let mut s = format!("{mark}{}", id_text(id));
     if !text.is_empty() {
-        let first = body[0];
-        if first != " " {
-            s.push(' ');
-            s.push_str(first);
-        }
-        for l in &body[1..] {
-            s.push('\n');
-            s.push_str(l);
+        for (i, l) in text.split('\n').enumerate() {
+            s.push(if i == 0 { ' ' } else { '\n' });
+            s.push_str(if l.trim().is_empty() && i > 0 { " " } else { l });
         }
     }
     s.push_str("\n\n");
-    ctx.out().message(&s);
+    s
 }
 
 /// `black` or `white`.
@@ -424,6 +458,20 @@ fn info_line(r: &Report) -> String {
     )
 }
 
+/// A book move as a report: the depth its value was searched to (the empties when solved).
+fn book_report(m: &BookMove, board_empties: u32) -> Report {
+    Report {
+        depth: if m.solved { board_empties } else { m.depth },
+        selectivity: Selectivity::NONE,
+        solved: m.solved.then_some(SolveMode::Exact),
+        score: m.score,
+        best: m.mv,
+        pv: vec![m.mv],
+        nodes: 0,
+        millis: 0,
+    }
+}
+
 impl Protocol for Gtp {
     fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow {
         let Some(parsed) = parse_gtp_line(line) else {
@@ -440,9 +488,37 @@ impl Protocol for Gtp {
     }
 
     fn event(&mut self, event: Event, ctx: &mut Ctx<'_>) {
-        match (&self.job, event) {
-            (Some(Job::Analyze { .. }), Event::Progress { report, .. }) => {
-                ctx.out().line(&info_line(&report));
+        let empties = self.position().board.empty_count();
+        match (&mut self.job, event) {
+            (
+                Some(Job::Analyze {
+                    id, opened, last, ..
+                }),
+                Event::Progress {
+                    report,
+                    complete: true,
+                    ..
+                },
+            ) => {
+                analysis_line(ctx, *id, opened, &info_line(&report));
+                *last = Some(report);
+            }
+            (
+                Some(Job::Analyze {
+                    id,
+                    opened,
+                    last,
+                    book,
+                }),
+                Event::Book { moves, .. },
+            ) => {
+                // The book answers instead of a search: its move, marked as the book's.
+                for m in &moves {
+                    let r = book_report(m, empties);
+                    analysis_line(ctx, *id, opened, &format!("{} book", info_line(&r)));
+                    *last = Some(r);
+                }
+                *book = true;
             }
             (Some(_), Event::Done { outcome, .. }) => {
                 let job = self.job.take();
@@ -471,14 +547,24 @@ impl Protocol for Gtp {
                         };
                         respond(ctx, id, true, &text);
                     }
-                    Some(Job::Analyze { id }) => {
-                        let _ = id;
-                        ctx.out().message(&format!(
-                            "best {} score {:+} depth {}\n\n",
-                            upper(r.best),
-                            r.score,
-                            crate::tools::solve::depth_label(&r)
-                        ));
+                    Some(Job::Analyze {
+                        id,
+                        mut opened,
+                        last,
+                        book,
+                    }) => {
+                        // The last completed depth; depth 0 when stopped before the first.
+                        let (best, score, depth) = match &last {
+                            Some(l) => (l.best, l.score, crate::tools::solve::depth_label(l)),
+                            None => (r.best, 0, "0".to_string()),
+                        };
+                        let text = format!(
+                            "best {} score {score:+} depth {depth}{}",
+                            upper(best),
+                            if book { " book" } else { "" }
+                        );
+                        analysis_line(ctx, id, &mut opened, &text);
+                        ctx.out().line("");
                     }
                     None => {}
                 }

@@ -1,6 +1,7 @@
 //! NBoard protocol v2 (`wedge nboard`): the session state (the game record with its clocks, the
 //! depth, the contempt) and the answers: `set myname`, `pong`, `search`/`book` lines,
-//! `nodestats`, `=== move/eval/time`, `analysis`, `learned`. Any new line stops a running
+//! `nodestats`, `=== move/eval/time`, `analysis`, `learned`, and `status` lines for the GUI's
+//! status bar while the engine thinks (cleared when it is done). Any new line stops a running
 //! search (NTest's rule); its last lines are still written before the next command is handled,
 //! so a `pong` always comes after everything that belongs to earlier commands. Errors in known
 //! commands are reported on a `status` line and change nothing; unknown commands are logged to
@@ -170,7 +171,7 @@ impl Nboard {
                 count: count as usize,
             }
         };
-        if ctx.start(task, StopPolicy::ANY_LINE) {
+        if start(ctx, task, STATUS_ANALYZING) {
             self.job = Some(Job::Hint { last: None });
         }
     }
@@ -192,7 +193,7 @@ impl Nboard {
             }
         };
         tracing::debug!("go with {limits:?}");
-        if ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE) {
+        if start(ctx, Task::Search { board, limits }, STATUS_THINKING) {
             self.job = Some(Job::Go {
                 last: None,
                 book: false,
@@ -213,9 +214,27 @@ impl Nboard {
             boards,
             limits: limits_for_depth(self.depth()),
         };
-        if ctx.start(task, StopPolicy::ANY_LINE) {
+        if start(ctx, task, STATUS_ANALYZING) {
             self.job = Some(Job::Analyze);
         }
+    }
+}
+
+/// The status-bar text while a `hint` or `analyze` runs.
+const STATUS_ANALYZING: &str = "status Analyzing";
+/// The status-bar text while a `go` runs.
+const STATUS_THINKING: &str = "status Thinking";
+/// Clears the status bar once the engine is done.
+const STATUS_DONE: &str = "status";
+
+/// Starts a search that any new line stops, saying so on the status bar.
+fn start(ctx: &mut Ctx<'_>, task: Task, status: &str) -> bool {
+    ctx.out().line(status);
+    if ctx.start(task, StopPolicy::ANY_LINE) {
+        true
+    } else {
+        error(ctx, "the engine is unavailable");
+        false
     }
 }
 
@@ -271,13 +290,17 @@ fn candidate_line(c: &Candidate) -> Option<String> {
     search_line(&c.to_report())
 }
 
-/// `book {pv} {eval} {games} {depth}`; the game count is clamped to what the GUI can read.
+/// `book {pv} {eval} {games} {depth}`: the depth the book's value was searched to (`100%`
+/// only when it is solved). The game count saturates at 65,535 in the book file and is
+/// clamped to what the GUI reads (a 32-bit int).
 pub fn book_line(m: &BookMove) -> String {
+    let solved = m.solved.then_some(SolveMode::Exact);
     format!(
-        "book {} {} {} 100%",
+        "book {} {} {} {}",
         upper(m.mv),
         eval_text(m.score),
-        m.games.min(i32::MAX as u64)
+        m.games.min(i32::MAX as u64),
+        depth_token(m.depth, solved)
     )
 }
 
@@ -344,7 +367,9 @@ impl Protocol for Nboard {
                             ctx.out().line(line.as_deref().unwrap_or_default());
                         }
                         ctx.out().line(&nodestats(r.nodes, r.millis));
+                        ctx.out().line(STATUS_DONE);
                     }
+                    (Some(Job::Hint { .. } | Job::Analyze), _) => ctx.out().line(STATUS_DONE),
                     (Some(Job::Go { last, book }), Outcome::Best(r)) => {
                         let line = search_line(&r);
                         if line.is_some() && line != last {
@@ -359,6 +384,7 @@ impl Protocol for Nboard {
                         };
                         ctx.out()
                             .line(&format!("=== {}/{eval}/{secs:.1}", upper(r.best)));
+                        ctx.out().line(STATUS_DONE);
                     }
                     (Some(Job::Learn), Outcome::Learned(result)) => {
                         match result {
