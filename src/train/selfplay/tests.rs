@@ -131,7 +131,8 @@ fn selfplay_final_results_agree_with_independent_exact_solves() {
         assert!(!sample.board.has_no_move());
     }
     assert!(exact >= 12 * 4, "{exact}");
-    eprintln!("{passes} passes in the played plies");
+    // The engine's games pass where they must (11 passes in these 12 games).
+    assert!(passes > 0);
 }
 
 #[test]
