@@ -217,7 +217,7 @@ pub(super) fn byte_move(byte: u8) -> Option<Move> {
 
 /// The colour to move after `plies` plies from the standard start.
 pub(super) fn color_after(plies: usize) -> Color {
-    if plies % 2 == 0 {
+    if plies.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

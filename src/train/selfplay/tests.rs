@@ -251,7 +251,7 @@ fn selfplay_passes_are_recorded_without_values() {
         .iter()
         .map(|&m| if m == Move::Pass { NO_VALUE } else { 1 })
         .collect();
-    let black = if moves.len() % 2 == 0 {
+    let black = if moves.len().is_multiple_of(2) {
         board.final_score()
     } else {
         -board.final_score()
