@@ -23,7 +23,7 @@ struct Cli {
 /// Options shared by every subcommand.
 #[derive(Args, Clone)]
 struct Common {
-    /// Search threads (default 1; `wedge train` uses all cores unless given).
+    /// Search threads (default 1; `wedge train` and `wedge selfplay` use all cores unless given).
     #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
     /// Transposition table size in MB.
@@ -143,6 +143,9 @@ enum Command {
     Train(wedge::train::TrainArgs),
     /// Evaluate the positions of an OBF file (static or to a depth) and report the errors.
     Eval(wedge::train::EvalArgs),
+    /// Play the engine against itself and record every position's value and the exact final
+    /// result for training (resumable), or print what a directory holds (`--stats DIR`).
+    Selfplay(wedge::train::selfplay::SelfplayArgs),
     /// Run the fixed benchmark workloads and print nodes, seconds and nodes/s.
     Bench {
         /// Also report the depth reached from a few openings in 1 s and 10 s.
@@ -299,6 +302,12 @@ fn main() -> ExitCode {
         Some(Command::Eval(mut args)) => {
             args.weights = common.weights.clone();
             wedge::train::run_eval(&args)
+        }
+        Some(Command::Selfplay(mut args)) => {
+            args.threads = common.threads.map(|t| t as usize);
+            args.weights = common.weights.clone();
+            args.probcut = common.probcut.clone();
+            wedge::train::selfplay::run_selfplay(&args).map_err(|e| e.to_string())
         }
         Some(Command::Console { depth }) => {
             run_protocol(&common, wedge::protocol::console::Console::new(depth))

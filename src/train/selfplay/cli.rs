@@ -1,0 +1,176 @@
+//! The `wedge selfplay` entry point: its arguments (clap) and what it runs (a resumable run
+//! into a directory, or the statistics of one).
+
+use super::error::SelfplayError;
+use super::openings::WthorLines;
+use super::play::{Model, SelfPlay};
+use super::run::{run, RunPlan};
+use super::stats::Stats;
+use super::unit::Settings;
+use crate::search::Selectivity;
+use std::path::PathBuf;
+
+/// `wedge selfplay`: games of the engine against itself, recorded for training.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SelfplayArgs {
+    /// Directory of batch files (`batch-000123.wsp`); a rerun of the same command skips the
+    /// batches already there.
+    #[arg(long, required_unless_present = "stats")]
+    pub out: Option<PathBuf>,
+    /// Games in total.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Games per batch file (the unit of work).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub batch_size: u32,
+    /// Run seed: batch k's games are drawn from a seed derived from it and k.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Midgame search depth.
+    #[arg(long, default_value_t = Settings::DEFAULT.depth, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// Multi-ProbCut confidence of the midgame searches, percent (100 = no pruning; 99, 98,
+    /// 95, 87 or 73).
+    #[arg(long, default_value_t = Settings::DEFAULT.selectivity.percent(), value_parser = clap::value_parser!(u8).range(50..=100))]
+    pub selectivity: u8,
+    /// Positions with at most this many empties are solved exactly, and so is the rest of
+    /// the game.
+    #[arg(long, default_value_t = Settings::DEFAULT.exact_empties, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub exact_empties: u32,
+    /// Length of the random openings (uniformly random legal moves), and of the WTHOR prefix
+    /// before the deviating move: FIRST-LAST plies.
+    #[arg(long, default_value = "6-24", value_parser = parse_plies)]
+    pub opening_plies: (u32, u32),
+    /// Directory of WTHOR `WTH_yyyy.wtb` files whose games the WTHOR starts leave (2017-2020
+    /// are never used); without it every start is a random opening.
+    #[arg(long)]
+    pub wthor: Option<PathBuf>,
+    /// Share of the games that start by leaving a WTHOR game (with --wthor).
+    #[arg(long, default_value_t = 0.5, value_parser = parse_ratio)]
+    pub wthor_ratio: f64,
+    /// Transposition table of each game, MB (emptied at the start of every game).
+    #[arg(long, default_value_t = Settings::DEFAULT.game_hash_mb, value_parser = clap::value_parser!(u32).range(1..=65_535))]
+    pub game_hash: u32,
+    /// Instead of playing: print the games, positions and score distributions of the batch
+    /// files in DIR.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub stats: Option<PathBuf>,
+    /// No progress output.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Threads, one game each (set from the global `--threads`; default: all cores).
+    #[arg(skip)]
+    pub threads: Option<usize>,
+    /// Weights file (set from the global `--weights`, else the default).
+    #[arg(skip)]
+    pub weights: Option<PathBuf>,
+    /// ProbCut model file (set from the global `--probcut`, else the one beside the weights).
+    #[arg(skip)]
+    pub probcut: Option<PathBuf>,
+}
+
+fn parse_plies(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected FIRST-LAST plies with FIRST <= LAST <= 59, got {text:?}");
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    match (a.trim().parse::<u32>(), b.trim().parse::<u32>()) {
+        (Ok(a), Ok(b)) if a <= b && b <= 59 => Ok((a, b)),
+        _ => Err(bad()),
+    }
+}
+
+fn parse_ratio(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!("expected a share in [0, 1], got {text:?}")),
+    }
+}
+
+impl SelfplayArgs {
+    /// The settings these arguments ask for (no WTHOR share without WTHOR games).
+    pub fn settings(&self) -> Settings {
+        let per_mille = if self.wthor.is_some() {
+            (self.wthor_ratio * 1000.0).round() as u32
+        } else {
+            0
+        };
+        Settings {
+            depth: self.depth,
+            selectivity: Selectivity::from_percent(self.selectivity),
+            exact_empties: self.exact_empties,
+            min_plies: self.opening_plies.0,
+            max_plies: self.opening_plies.1,
+            wthor_per_mille: per_mille,
+            game_hash_mb: self.game_hash,
+        }
+    }
+}
+
+/// Runs `wedge selfplay`.
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), SelfplayError> {
+    if let Some(dir) = &args.stats {
+        print!("{}", Stats::of_dir(dir)?.to_text());
+        return Ok(());
+    }
+    let Some(out) = &args.out else {
+        return Err(SelfplayError::Settings(
+            "say where the batch files go with --out DIR".into(),
+        ));
+    };
+    let weights = match &args.weights {
+        Some(w) => w.clone(),
+        None => crate::eval::weights::default_weights_path().ok_or_else(|| {
+            SelfplayError::Settings("no weights file: pass --weights FILE".into())
+        })?,
+    };
+    let probcut = args
+        .probcut
+        .clone()
+        .or_else(|| Some(weights.with_extension("probcut")).filter(|p| p.is_file()));
+    let model = Model::load(&weights, probcut.as_deref())?;
+    let settings = args.settings();
+    let wthor = match &args.wthor {
+        Some(dir) if settings.wthor_per_mille > 0 => {
+            let lines = WthorLines::load(dir)?;
+            if lines.is_empty() {
+                return Err(SelfplayError::Wthor {
+                    path: dir.clone(),
+                    message: "no games".into(),
+                });
+            }
+            if !args.quiet {
+                eprintln!(
+                    "{} WTHOR games from {} ({} records skipped)",
+                    lines.len(),
+                    dir.display(),
+                    lines.skipped
+                );
+            }
+            Some(lines)
+        }
+        _ => None,
+    };
+    let selfplay = SelfPlay::new(model, wthor, settings)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let plan = RunPlan {
+        run_seed: args.seed,
+        games: args.games,
+        batch_size: args.batch_size,
+    };
+    let start = std::time::Instant::now();
+    let summary = run(out, &selfplay, &plan, threads, args.quiet)?;
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{}: {} batches ({} already there, {} replaced), {} games played in {:.1} s ({:.2} games/s)",
+        out.display(),
+        summary.batches,
+        summary.skipped,
+        summary.replaced.len(),
+        summary.games_played,
+        secs,
+        summary.games_played as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}

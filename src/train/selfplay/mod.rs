@@ -1,0 +1,37 @@
+//! Self-play data for training the evaluation (`wedge selfplay`): games of the engine against
+//! itself from varied starts (random openings, positions leaving WTHOR games), every searched
+//! position's value and the game's exact final result, in compact, checksummed batch files.
+//!
+//! - `unit`: the unit of work (a batch id, the seeds derived from it) and the settings;
+//! - `openings`: random openings and WTHOR deviations;
+//! - `play`: one game and one batch through the public `Searcher` API, on several threads;
+//! - `record`: the batch file format, writer and validating reader;
+//! - `run`: a resumable run into a directory, with progress;
+//! - `reader`: a directory's batch files and training samples;
+//! - `stats`: counts and distributions (`--stats`);
+//! - `cli`: the subcommand's arguments and entry point.
+
+pub mod cli;
+pub mod error;
+pub mod openings;
+pub mod play;
+pub mod reader;
+pub mod record;
+pub mod run;
+pub mod stats;
+pub mod unit;
+
+pub use cli::{run_selfplay, SelfplayArgs};
+pub use error::SelfplayError;
+pub use openings::WthorLines;
+pub use play::{Model, SelfPlay};
+pub use reader::{batch_files, samples, Samples};
+pub use record::{
+    Batch, BatchHeader, GameRecord, RecordError, RecordErrorKind, Sample, Start, ValueKind,
+};
+pub use run::{run, RunPlan, RunSummary};
+pub use stats::Stats;
+pub use unit::{BatchId, Settings};
+
+#[cfg(test)]
+mod tests;
