@@ -3,7 +3,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build run test test-long bench perft match lint fmt ci clean
+.PHONY: build run test test-long bench perft match strength lint fmt ci clean
 
 build:
 	$(CARGO) build --release
@@ -36,6 +36,11 @@ match: build
 		--depth $$(( $(MATCH_DEPTH) + 2 )) --depth $(MATCH_DEPTH) \
 		--games $(MATCH_GAMES) --concurrency 2 \
 		--openings books/openings-8ply.txt --out target/match.ggf
+
+# Wedge against the reference opponents that ../shared/opponents/build.sh built (not part of
+# `make test`); GAMES, DEPTHS and CLOCKS as in scripts/strength.sh.
+strength: build
+	bash scripts/strength.sh
 
 lint:
 	$(CARGO) fmt --check

@@ -145,12 +145,19 @@ fn a_solve_stopped_after_its_selective_pass_leaves_no_exact_root() {
     let mut ctx = Context::new(&tt, &eval, &stop).with_probcut(&model);
     let mut selective = None;
     let limits = Limits::solve(SolveMode::Exact);
-    iterate(&mut ctx, &board, &limits, Deadline::NONE, Instant::now(), &mut |r| {
-        if r.depth == n && r.solved.is_none() {
-            selective = Some(r.selectivity.0);
-            stop.store(true, Ordering::Relaxed);
-        }
-    });
+    iterate(
+        &mut ctx,
+        &board,
+        &limits,
+        Deadline::NONE,
+        Instant::now(),
+        &mut |r| {
+            if r.depth == n && r.solved.is_none() {
+                selective = Some(r.selectivity.0);
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    );
     let selective = selective.expect("a selective pass at full depth ran");
     assert!(selective > 0);
     let root = tt

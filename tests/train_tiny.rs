@@ -81,7 +81,7 @@ fn tiny_training_run_lowers_the_loss() {
     };
     let train_rows = encode_all(&train, fit_cfg.n_phases, 0, 2);
     let val_rows = encode_all(&val, fit_cfg.n_phases, 0, 2);
-    let (model, reports) = fit(&fit_cfg, &train_rows, &val_rows, None, true).unwrap();
+    let (model, reports) = fit(&fit_cfg, &train_rows, &val_rows, None, None, true).unwrap();
     assert_eq!(reports.len(), 4);
     let first = reports[0].train_mse;
     let last = reports[3].train_mse;

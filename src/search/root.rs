@@ -129,7 +129,9 @@ pub fn iterate<E: Evaluator>(
         .collect();
 
     let schedule = schedule(limits, n);
-    let solving = schedule.iter().any(|step| step.mode.is_some() || step.depth >= n);
+    let solving = schedule
+        .iter()
+        .any(|step| step.mode.is_some() || step.depth >= n);
     // The midgame searches before a solve order with full windows (see `SORT_WINDOW`).
     ctx.ordering_window = if solving { 64 } else { SORT_WINDOW };
     ctx.tt_min_depth = if solving {
@@ -167,7 +169,7 @@ pub fn iterate<E: Evaluator>(
         if ctx.stopped {
             break;
         }
-        budget.finished(&step, ctx.nodes - before);
+        budget.finished(ctx.nodes - before);
     }
     last.unwrap_or_else(|| {
         // Stopped before the first iteration finished: the best-ordered move, unscored.
@@ -242,8 +244,7 @@ fn schedule(limits: &Limits, n: u32) -> Vec<Step> {
             selectivity: NO_SELECTIVITY,
         })
     };
-    if mode == SolveMode::Exact && n <= limits.wld_empties && limits.time != TimeControl::Infinite
-    {
+    if mode == SolveMode::Exact && n <= limits.wld_empties && limits.time != TimeControl::Infinite {
         // On a clock a win/loss/draw solve is the result that decides the game; the exact
         // score follows when time allows.
         push_solve(SolveMode::WinLossDraw);
@@ -260,11 +261,11 @@ const TIMED_SOLVE_PASSES: &[u8] = &[5, 3];
 /// finished ones took: an iteration that cannot finish is not started, and its time stays on
 /// the clock for the next moves.
 struct IterationBudget {
-    start: Instant,
-    /// When the last iteration finished, and the nodes and seconds it took.
-    last: Option<(Instant, u64, f64)>,
-    /// Seconds of the iteration before the last (for the growth per ply).
-    before_last: Option<f64>,
+    /// When the last iteration finished.
+    last_end: Instant,
+    /// Seconds of the last iteration and of the one before it.
+    last_secs: Option<f64>,
+    before_last_secs: Option<f64>,
     /// Nodes per second of the last iteration.
     rate: f64,
 }
@@ -272,39 +273,48 @@ struct IterationBudget {
 impl IterationBudget {
     fn new(start: Instant) -> IterationBudget {
         IterationBudget {
-            start,
-            last: None,
-            before_last: None,
+            last_end: start,
+            last_secs: None,
+            before_last_secs: None,
             rate: 0.0,
         }
     }
 
-    fn finished(&mut self, _step: &Step, nodes: u64) {
+    /// An iteration of `nodes` nodes just finished.
+    fn finished(&mut self, nodes: u64) {
         let now = Instant::now();
-        let began = self.last.map_or(self.start, |(t, _, _)| t);
-        let secs = (now - began).as_secs_f64().max(1e-6);
-        self.before_last = self.last.map(|(_, _, s)| s);
-        self.last = Some((now, nodes, secs));
+        let secs = (now - self.last_end).as_secs_f64();
+        self.last_end = now;
+        self.record(secs, nodes);
+    }
+
+    fn record(&mut self, secs: f64, nodes: u64) {
+        self.before_last_secs = self.last_secs;
+        self.last_secs = Some(secs);
         if secs > 1e-3 {
             self.rate = nodes as f64 / secs;
         }
     }
 
-    /// True when `step` is expected to end before `hard`.
+    /// True when `step` on a position with `n` empties is expected to end before `hard`.
     fn fits(&self, step: &Step, n: u32, hard: Option<Instant>) -> bool {
-        let (Some(hard), Some((_, _, last_secs))) = (hard, self.last) else {
+        let (Some(hard), Some(predicted)) = (hard, self.predicted_secs(step, n)) else {
             return true;
         };
-        let left = hard.saturating_duration_since(Instant::now()).as_secs_f64();
-        let predicted = if step.depth < n {
+        predicted <= hard.saturating_duration_since(Instant::now()).as_secs_f64()
+    }
+
+    /// The expected seconds of `step` (none before the first iteration has finished).
+    fn predicted_secs(&self, step: &Step, n: u32) -> Option<f64> {
+        let last = self.last_secs?;
+        Some(if step.depth < n {
             // The next midgame depth: the growth of the last one, kept within reason.
             let growth = self
-                .before_last
-                .map_or(3.0, |b| (last_secs / b.max(1e-4)).clamp(1.5, 6.0));
-            last_secs * growth
+                .before_last_secs
+                .map_or(3.0, |b| (last / b.max(1e-4)).clamp(1.5, 6.0));
+            last * growth
         } else {
             // A pass to the end: its expected nodes at the measured speed.
-            let exact = solve_nodes_estimate(n);
             let share = match (step.mode, step.selectivity) {
                 (Some(SolveMode::Exact), _) => 1.0,
                 (Some(SolveMode::WinLossDraw), _) => 0.5,
@@ -312,9 +322,8 @@ impl IterationBudget {
                 (None, 4) => 0.12,
                 (None, _) => 0.25,
             };
-            exact * share / self.rate.max(1e6)
-        };
-        predicted <= left
+            solve_nodes_estimate(n) * share / self.rate.max(1e6)
+        })
     }
 }
 
@@ -541,4 +550,109 @@ fn no_move_report<E: Evaluator>(
     };
     report(&r);
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::limits::TimeControl;
+    use std::time::Duration;
+
+    fn level(depth: u32) -> Limits {
+        Limits {
+            selectivity: Selectivity(2),
+            solve: Some(SolveMode::Exact),
+            solve_empties: depth + 6,
+            wld_empties: depth + 9,
+            ..Limits::depth(depth)
+        }
+    }
+
+    fn midgame(depths: std::ops::RangeInclusive<u32>, selectivity: u8) -> Vec<Step> {
+        depths
+            .map(|depth| Step {
+                depth,
+                mode: None,
+                selectivity,
+            })
+            .collect()
+    }
+
+    fn pass(n: u32, mode: Option<SolveMode>, selectivity: u8) -> Step {
+        Step {
+            depth: n,
+            mode,
+            selectivity,
+        }
+    }
+
+    #[test]
+    fn a_level_searches_the_midgame_then_solves_win_loss_draw_then_exactly() {
+        assert_eq!(schedule(&level(8), 30), midgame(1..=8, 2));
+        let mut wld = midgame(1..=7, 2);
+        wld.push(pass(17, Some(SolveMode::WinLossDraw), 0));
+        assert_eq!(schedule(&level(8), 17), wld);
+        let mut exact = midgame(1..=4, 2);
+        exact.push(pass(14, Some(SolveMode::Exact), 0));
+        assert_eq!(schedule(&level(8), 14), exact);
+        // A level deep enough to reach the end searches it exactly at that depth.
+        let mut to_end = midgame(1..=4, 0);
+        to_end.push(pass(5, None, 0));
+        assert_eq!(schedule(&Limits::depth(12), 5), to_end);
+    }
+
+    #[test]
+    fn a_large_solve_has_its_selective_pass_and_on_a_clock_the_surer_ones_first() {
+        let mut solve = midgame(1..=10, 0);
+        solve.push(pass(24, None, 3));
+        solve.push(pass(24, Some(SolveMode::Exact), 0));
+        assert_eq!(schedule(&Limits::solve(SolveMode::Exact), 24), solve);
+        let clock = TimeControl::Clock {
+            remaining: Duration::from_secs(60),
+            increment: Duration::ZERO,
+        };
+        let mut timed = midgame(1..=10, Selectivity::PLAY.0);
+        timed.push(pass(24, None, 5));
+        timed.push(pass(24, None, 3));
+        timed.push(pass(24, Some(SolveMode::WinLossDraw), 0));
+        timed.push(pass(24, Some(SolveMode::Exact), 0));
+        assert_eq!(schedule(&Limits::timed(clock, 60), 24), timed);
+        // Capped by a depth: the midgame stops there, and the clock decides which passes to
+        // the end are tried.
+        let mut capped = midgame(1..=6, 4);
+        capped.extend_from_slice(&timed[10..]);
+        let capped: Vec<Step> = capped
+            .into_iter()
+            .map(|s| {
+                if s.depth == 24 {
+                    Step { depth: 40, ..s }
+                } else {
+                    s
+                }
+            })
+            .collect();
+        assert_eq!(schedule(&Limits::timed(clock, 6), 40), capped);
+    }
+
+    #[test]
+    fn the_budget_predicts_midgame_growth_and_solves_from_the_speed() {
+        let mut budget = IterationBudget::new(Instant::now());
+        let next = pass(30, None, 4);
+        assert_eq!(budget.predicted_secs(&pass(5, None, 4), 30), None);
+        budget.record(0.1, 1_000_000);
+        // One iteration known: a growth of 3.
+        assert!((budget.predicted_secs(&pass(6, None, 4), 30).unwrap() - 0.3).abs() < 1e-9);
+        budget.record(0.4, 4_000_000);
+        assert!((budget.predicted_secs(&pass(7, None, 4), 30).unwrap() - 1.6).abs() < 1e-9);
+        // A growth beyond 6 is taken as 6.
+        budget.record(4.0, 40_000_000);
+        assert!((budget.predicted_secs(&pass(8, None, 4), 30).unwrap() - 24.0).abs() < 1e-9);
+        // At 10 M nodes/s, a 73 % pass at 30 empties is 8 % of the estimated exact nodes.
+        let expected = solve_nodes_estimate(30) * 0.12 / 1e7;
+        assert!((budget.predicted_secs(&next, 30).unwrap() - expected).abs() < 1e-6);
+        let exact = budget
+            .predicted_secs(&pass(30, Some(SolveMode::Exact), 0), 30)
+            .unwrap();
+        assert!(exact > budget.predicted_secs(&next, 30).unwrap());
+    }
 }

@@ -4,11 +4,12 @@
 
 use super::dataset::{load_samples, save_samples, Sample};
 use super::evaluate::{evaluate_entries, format_error_table};
-use super::fit::{encode_all, fit, metrics, FitConfig};
+use super::fit::{encode_all, fit, metrics, FitConfig, Model};
 use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
 use super::heldout::{make_heldout, to_obf_text};
 use super::label::{label_games, LabelConfig};
 use super::progress::Progress;
+use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
 use crate::eval::heuristic::Heuristic;
 use crate::eval::weights::{default_weights_path, write_atomic};
 use crate::eval::PatternEval;
@@ -24,6 +25,17 @@ pub struct TrainArgs {
     /// More game files: GGF, or one move transcript (f5d6...) per line.
     #[arg(long = "games")]
     pub games: Vec<PathBuf>,
+    /// Directories of self-play batch files (`wedge selfplay --out DIR`) to train on as well.
+    #[arg(long = "selfplay")]
+    pub selfplay: Vec<PathBuf>,
+    /// Self-play positions are labelled this share of their search value and the rest of
+    /// their game's final result (0 = the result only, 1 = the search only).
+    #[arg(long, default_value_t = 0.5, value_parser = parse_share)]
+    pub search_weight: f32,
+    /// Start the fit from these weights, with the L2 penalty pulling toward them instead of
+    /// toward zero (a new round that builds on the last).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Work directory for the label cache and the checkpoint.
     #[arg(long, default_value = "target/train")]
     pub work: PathBuf,
@@ -197,9 +209,9 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
                 wthor: true,
             });
         }
-    } else if args.games.is_empty() {
+    } else if args.games.is_empty() && args.selfplay.is_empty() {
         return Err(format!(
-            "WTHOR directory {} not found and no --games given",
+            "WTHOR directory {} not found and no --games or --selfplay given",
             args.wthor.display()
         ));
     }
@@ -278,12 +290,29 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
             s
         }));
     }
+    let labels = SelfplayLabels {
+        search_weight: args.search_weight,
+    };
+    for (i, dir) in args.selfplay.iter().enumerate() {
+        let samples = selfplay_samples(dir, i as u32, labels)?;
+        if !args.quiet {
+            eprintln!("{}: {} self-play positions", dir.display(), samples.len());
+        }
+        out.extend(samples);
+    }
     Ok(out)
 }
 
 /// True for the games kept aside to watch the fit (one in 20, by a hash of the game id).
 pub fn is_validation(s: &Sample) -> bool {
     crate::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
+}
+
+fn parse_share(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!("expected a share in [0, 1], got {text:?}")),
+    }
 }
 
 fn parse_fraction(text: &str) -> Result<f64, String> {
@@ -357,6 +386,10 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         .iter()
         .filter(|s| s.kind == super::dataset::LabelKind::Exact)
         .count();
+    let self_play = train
+        .iter()
+        .filter(|s| s.kind == super::dataset::LabelKind::SelfPlay)
+        .count();
     drop(train);
     drop(val);
     let cfg = FitConfig {
@@ -374,7 +407,21 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     if args.fresh {
         let _ = std::fs::remove_file(&ckpt);
     }
-    let (model, reports) = fit(&cfg, &train_rows, &val_rows, Some(&ckpt), args.quiet)?;
+    let init = match &args.init {
+        Some(path) => {
+            let w = crate::eval::weights::Weights::load(path).map_err(|e| e.to_string())?;
+            Some(Model::from_weights(&w).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let (model, reports) = fit(
+        &cfg,
+        &train_rows,
+        &val_rows,
+        init.as_ref(),
+        Some(&ckpt),
+        args.quiet,
+    )?;
     let val = metrics(&model, &val_rows, threads);
     let created = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -384,10 +431,23 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     } else {
         String::new()
     };
+    let selfplay = if args.selfplay.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " and {self_play} self-play positions (labels {} search, {} result)",
+            args.search_weight,
+            1.0 - args.search_weight
+        )
+    };
+    let init = args
+        .init
+        .as_ref()
+        .map_or(String::new(), |p| format!("; started from {}", p.display()));
     let description = format!(
         "Wedge pattern weights: {} phases (window {} plies); trained on {} rows{fraction} ({} exact solves at <= {} \
          empties, the rest WTHOR theoretical scores or game results) from WTHOR games before \
-         2017; Adam lr {} l2 {} {} epochs x {} batches; validation MAE {:.3} (20-24 empties \
+         2017{selfplay}{init}; Adam lr {} l2 {} {} epochs x {} batches; validation MAE {:.3} (20-24 empties \
          {:.3})",
         n_phases,
         args.phase_window,

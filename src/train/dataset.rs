@@ -17,6 +17,8 @@ pub enum LabelKind {
     Theoretical = 1,
     /// The game's final result.
     FinalResult = 2,
+    /// A self-play position: a mix of its search value and its game's final result.
+    SelfPlay = 3,
 }
 
 impl LabelKind {
@@ -25,6 +27,7 @@ impl LabelKind {
             0 => Some(LabelKind::Exact),
             1 => Some(LabelKind::Theoretical),
             2 => Some(LabelKind::FinalResult),
+            3 => Some(LabelKind::SelfPlay),
             _ => None,
         }
     }

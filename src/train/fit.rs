@@ -144,6 +144,29 @@ impl Model {
         }
     }
 
+    /// The model of a weights file with this trainer's layout, to start a fit from (an error
+    /// says what does not match).
+    pub fn from_weights(w: &Weights) -> Result<Model, String> {
+        let mut model = Model::new(w.n_phases);
+        if w.tables != expected_tables() {
+            return Err("the weights' pattern tables are not this trainer's".into());
+        }
+        if w.data.len() != model.w.len() || w.scale == 0 {
+            return Err(format!(
+                "{} weights at scale {}, expected {} for {} phases",
+                w.data.len(),
+                w.scale,
+                model.w.len(),
+                w.n_phases
+            ));
+        }
+        let scale = w.scale as f32;
+        for (x, &v) in model.w.iter_mut().zip(&w.data) {
+            *x = f32::from(v) / scale;
+        }
+        Ok(model)
+    }
+
     /// Prediction in discs.
     #[inline]
     pub fn predict(&self, row: &Row) -> f32 {
@@ -273,20 +296,38 @@ pub struct EpochReport {
 /// Fits a model on `train`, reporting on `validation` after every epoch and checkpointing to
 /// `checkpoint` (if given) so that a rerun resumes. Returns the model and the epoch reports of
 /// this run.
+///
+/// With `init`, the fit starts from that model and the L2 penalty pulls toward it instead of
+/// toward zero, so a round of training builds on the last one.
 pub fn fit(
     cfg: &FitConfig,
     train: &[Row],
     validation: &[Row],
+    init: Option<&Model>,
     checkpoint: Option<&Path>,
     quiet: bool,
 ) -> Result<(Model, Vec<EpochReport>), String> {
     let mut model = Model::new(cfg.n_phases);
+    if let Some(init) = init {
+        if init.w.len() != model.w.len() {
+            return Err(format!(
+                "the initial weights have {} phases, the fit {}",
+                init.n_phases, cfg.n_phases
+            ));
+        }
+        model.w.clone_from(&init.w);
+    }
+    let anchor = model.w.clone();
     let n_params = model.w.len();
     let mut m = vec![0.0f32; n_params];
     let mut v = vec![0.0f32; n_params];
     let mut start_epoch = 0u32;
     let mut step = 0u64;
-    let hash = config_hash(cfg, train);
+    let mut hash = config_hash(cfg, train);
+    if init.is_some() {
+        let bytes: Vec<u8> = anchor.iter().flat_map(|x| x.to_le_bytes()).collect();
+        hash ^= fnv1a64(&bytes).rotate_left(1);
+    }
     let log = |msg: &str| {
         if !quiet {
             eprintln!("{msg}");
@@ -364,7 +405,7 @@ pub fn fit(
             let bc2 = 1.0 - b2.powi(step.min(1 << 20) as i32);
             let step_size = lr * bc2.sqrt() / bc1;
             for p in 0..n_params {
-                let mut g = l2 * model.w[p];
+                let mut g = l2 * (model.w[p] - anchor[p]);
                 for gr in grads.iter().take(used) {
                     g += gr[p];
                 }

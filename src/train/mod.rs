@@ -17,5 +17,6 @@ pub mod heldout;
 pub mod label;
 pub mod progress;
 pub mod selfplay;
+pub mod selfplay_samples;
 
 pub use cli::{run_eval, run_train, EvalArgs, TrainArgs};

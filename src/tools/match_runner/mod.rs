@@ -68,6 +68,18 @@ pub struct MatchSummary {
     pub sprt: Option<(SprtDecision, f64)>,
     /// The records, in game order.
     pub records: Vec<GgfGame>,
+    /// Seconds each engine spent on its moves over the counted games (from the records).
+    pub seconds: [f64; 2],
+}
+
+/// Seconds Black and White spent on their moves in `record` (the times noted with the moves;
+/// the opening's moves have none).
+fn seconds_by_colour(record: &GgfGame) -> [f64; 2] {
+    let mut out = [0.0; 2];
+    for (pos, note) in record.game().positions().iter().zip(record.notes()) {
+        out[usize::from(pos.to_move == Color::White)] += note.time.unwrap_or(0.0);
+    }
+    out
 }
 
 /// A worker's message to the main thread.
@@ -99,6 +111,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         forfeits: Vec::new(),
         sprt: None,
         records: Vec::new(),
+        seconds: [0.0; 2],
     };
     let mut fatal = None;
     let _ = writeln!(
@@ -165,6 +178,14 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                         -black_margin
                     };
                     summary.tally.add(first_margin);
+                    let [black, white] = seconds_by_colour(&outcome.record);
+                    let (first, second) = if first_is_black {
+                        (black, white)
+                    } else {
+                        (white, black)
+                    };
+                    summary.seconds[0] += first;
+                    summary.seconds[1] += second;
                     records.insert(index, outcome.record);
                     let text: String = records.values().map(|r| format_ggf(r) + "\n").collect();
                     if let Err(e) = crate::paths::write_atomic(&cfg.out, text.as_bytes()) {

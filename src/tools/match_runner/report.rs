@@ -38,12 +38,16 @@ pub fn final_table(s: &MatchSummary, cfg: &MatchConfig) -> String {
     let mut out = String::new();
     out.push_str("\nfinal result\n");
     out.push_str(&format!(
-        "{:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>15}  {}\n",
-        "engine", "games", "wins", "draws", "losses", "score", "discs [95%]", "Elo [95%]"
+        "{:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>15} {:>8}  {}\n",
+        "engine", "games", "wins", "draws", "losses", "score", "discs [95%]", "s/game", "Elo [95%]"
     ));
-    for (name, tally) in [(&s.names[0], *t), (&s.names[1], t.flipped())] {
+    let engines = [
+        (&s.names[0], *t, s.seconds[0]),
+        (&s.names[1], t.flipped(), s.seconds[1]),
+    ];
+    for (name, tally, seconds) in engines {
         out.push_str(&format!(
-            "{:<24} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>15}  {}\n",
+            "{:<24} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>15} {:>8.3}  {}\n",
             name,
             tally.games(),
             tally.wins,
@@ -51,6 +55,7 @@ pub fn final_table(s: &MatchSummary, cfg: &MatchConfig) -> String {
             tally.losses,
             100.0 * tally.score().unwrap_or(0.5),
             format_discs(&tally),
+            seconds / tally.games().max(1) as f64,
             format_elo(&tally)
         ));
     }
