@@ -1177,7 +1177,7 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             branch_plies,
         } => {
             let (_, book) = open()?;
-            print!("{}", tool::stats_text(&book)?);
+            print!("{}", tool::stats_text(&book));
             if quality {
                 let eval = Arc::new(load_evaluation(common)?);
                 print!(

@@ -601,7 +601,10 @@ impl BookBuilder {
     /// The records of an open book, in memory.
     pub fn from_book(book: &Book) -> Result<BookBuilder, BookError> {
         let records: Result<Vec<Record>, _> = book.records().collect();
-        let records = records.map_err(|e| BookError::Corrupt(format!("damaged record: {e}")))?;
+        let records = records.map_err(|e| BookError::Corrupt {
+            path: book.name().to_string(),
+            msg: format!("damaged record: {e}"),
+        })?;
         Ok(BookBuilder::from_records(book.info().clone(), records))
     }
 

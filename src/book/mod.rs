@@ -19,7 +19,7 @@ pub use builder::{BookBuilder, Node, Valuation, Valuer};
 pub use file::{Book, BookError, BookInfo, Consistency, Verify};
 pub use lookup::{BookHit, BookLookup};
 pub use probe::{BookProbe, BookReply};
-pub use record::{Deviation, NodeKind, Record};
+pub use record::{Deviation, NodeKind, Record, RecordError};
 
 #[cfg(test)]
 mod test_valuers;

@@ -342,3 +342,86 @@ fn root_choice_respects_randomness_weights_and_solved_losses() {
         assert_ne!(c.sq, children[0].sq);
     }
 }
+
+#[test]
+fn errors_name_the_file_and_a_directory_is_called_one() {
+    let dir = std::env::temp_dir().join(format!("wedge-book-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = dir.display().to_string();
+    let e = Book::open(&dir, Verify::Full)
+        .err()
+        .expect("a directory is no book");
+    assert!(matches!(e, BookError::Directory { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!("the book {name} is a directory, not a book file")
+    );
+    let missing = dir.join("missing.book");
+    let e = Book::open(&missing, Verify::Full)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains(&missing.display().to_string()), "{e}");
+    // A damaged table and a foreign file: both messages name the file.
+    let b = sample_book();
+    let mut image = encode_book(&b.info, &b.records());
+    image[HEADER_SIZE + 40] ^= 0x10;
+    let damaged = dir.join("damaged.book");
+    std::fs::write(&damaged, &image).unwrap();
+    let e = Book::open(&damaged, Verify::Full)
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "the book {} is damaged: table checksum mismatch (the file was altered or truncated)",
+            damaged.display()
+        )
+    );
+    let foreign = dir.join("foreign.book");
+    std::fs::write(&foreign, vec![7u8; 5000]).unwrap();
+    let e = Book::open(&foreign, Verify::Full)
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "{} is not a Wedge book: wrong magic bytes",
+            foreign.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn records_whose_moves_or_keys_cannot_be_are_refused() {
+    let b = sample_book();
+    let start = Board::START.canonical().0;
+    let node = *b.node(&start).unwrap();
+    let good = b.record(&start, &node);
+    assert_eq!(good.check(44), Ok(()));
+    // An occupied square (d4) as a child, and the deviation repeated as a child.
+    let mut r = good;
+    r.children[0] = Some((27, 0));
+    assert_eq!(
+        r.check(44),
+        Err(RecordError::IllegalMove("d4".parse().unwrap()))
+    );
+    if let record::Deviation::Move { sq, .. } = good.deviation {
+        let mut r = good;
+        r.children[1] = Some((sq, 0));
+        assert!(matches!(r.check(44), Err(RecordError::RepeatedMove(_))));
+    }
+    // Keys that are no position of a game, or too deep for the book, or with no move.
+    let mut r = good;
+    r.key = Board::new(0, 1);
+    assert_eq!(r.check(44), Err(RecordError::NotAPosition));
+    assert_eq!(good.check(61), Err(RecordError::TooFewEmpties(60)));
+    let mut r = good;
+    r.key = Board::new(0x0000_0018_1800_0000, 0);
+    r.children = [None; 3];
+    r.deviation = record::Deviation::AllInBook;
+    assert_eq!(r.check(44), Err(RecordError::NoMove));
+}

@@ -176,14 +176,24 @@ pub fn value_book<E: Evaluator + 'static>(
 }
 
 /// `wedge book stats`: first line `positions: N`, then counts by kind, by empties, and the
-/// histogram of search depths.
-pub fn stats_text(book: &Book) -> Result<String, String> {
+/// histogram of search depths. Damaged records (possible when the table's checksum was
+/// skipped) are counted apart and left out of the histograms.
+pub fn stats_text(book: &Book) -> String {
     let info = book.info();
-    let mut by_empties = [0u64; 61];
+    let mut by_empties = [0u64; 65];
     let mut depths = [0u64; 256];
     let mut unvalued = 0u64;
+    let mut damaged = 0u64;
+    let mut first_damage = None;
     for r in book.records() {
-        let r = r.map_err(|e| format!("damaged record: {e}"))?;
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                damaged += 1;
+                first_damage.get_or_insert(e);
+                continue;
+            }
+        };
         by_empties[r.key.empty_count() as usize] += 1;
         depths[r.depth as usize] += 1;
         if r.kind == NodeKind::UnsolvedBranch && r.deviation == Deviation::NotComputed {
@@ -194,6 +204,9 @@ pub fn stats_text(book: &Book) -> Result<String, String> {
     let mut s = format!("positions: {}\n", book.len());
     s += &format!("solved: {solved}\nunsolved leaves: {leaves}\nunsolved branches: {branches}\n");
     s += &format!("not yet valued: {unvalued}\n");
+    if let Some(e) = first_damage {
+        s += &format!("damaged records: {damaged}, ignored (the first: {e})\n");
+    }
     s += &format!(
         "level: {}; minimum empties {}; search depth {}; solved from {} empties\n",
         info.level.name(),
@@ -222,7 +235,7 @@ pub fn stats_text(book: &Book) -> Result<String, String> {
             s += &format!("  {d:2} {c}\n");
         }
     }
-    Ok(s)
+    s
 }
 
 /// `wedge book probe`: what the book says about `board` (any orientation, passes resolved).
