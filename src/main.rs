@@ -48,6 +48,14 @@ struct Common {
     /// toward the best; never a solved loss). 0 = always the best.
     #[arg(long, global = true, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
     book_randomness: u32,
+    /// Seed of the random book choices, to repeat them (default: a new seed in every process).
+    #[arg(long, global = true)]
+    book_seed: Option<u64>,
+    /// The user's book, where games learned from a GUI (NBoard's `learn`) are stored and
+    /// which is consulted before the shipped book (default: $XDG_DATA_HOME/wedge/learned.book,
+    /// else ~/.local/share/wedge/learned.book).
+    #[arg(long, global = true, conflicts_with = "no_book")]
+    learn_book: Option<PathBuf>,
     /// Log level on stderr: off, error, warn, info, debug or trace (default: RUST_LOG, else
     /// warn).
     #[arg(long, global = true)]
@@ -379,16 +387,17 @@ fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Resu
     }
     let probcut = load_probcut(common)?;
     let (hash, threads) = (common.hash as usize, common.threads());
+    let verify = if common.book_trust {
+        wedge::book::Verify::HeaderOnly
+    } else {
+        wedge::book::Verify::Full
+    };
+    let setting = |path| wedge::engine::BookSetting { path, verify };
     let options = wedge::engine::EngineOptions {
-        book: book_path(common).map(|path| wedge::engine::BookSetting {
-            path,
-            verify: if common.book_trust {
-                wedge::book::Verify::HeaderOnly
-            } else {
-                wedge::book::Verify::Full
-            },
-        }),
+        book: book_path(common).map(setting),
+        user_book: user_book_path(common)?.map(setting),
         book_randomness: common.book_randomness,
+        book_seed: common.book_seed,
         ..Default::default()
     };
     wedge::protocol::frontend::serve(proto, move |sink| {
@@ -969,6 +978,43 @@ fn book_path(common: &Common) -> Option<PathBuf> {
         .book
         .clone()
         .or_else(|| wedge::paths::find_data_file("books", "default.book"))
+}
+
+/// The user's book (learned games): `--learn-book`, else the one under the user's data
+/// directory; none with `--no-book`. The shipped book is refused: play never writes it.
+fn user_book_path(common: &Common) -> Result<Option<PathBuf>, String> {
+    if common.no_book {
+        return Ok(None);
+    }
+    let Some(path) = common
+        .learn_book
+        .clone()
+        .or_else(wedge::paths::default_user_book)
+    else {
+        tracing::warn!(
+            "neither $XDG_DATA_HOME nor $HOME is set: learned games are not stored (see \
+             --learn-book)"
+        );
+        return Ok(None);
+    };
+    if path.is_dir() {
+        return Err(format!(
+            "--learn-book {} is a directory; name the book file",
+            path.display()
+        ));
+    }
+    if let Some(shipped) = wedge::paths::find_data_file("books", "default.book") {
+        if std::fs::canonicalize(&path).ok() == std::fs::canonicalize(&shipped).ok()
+            && path.exists()
+        {
+            return Err(format!(
+                "--learn-book {} is the shipped book, which play never writes; learned games \
+                 need a book of their own",
+                path.display()
+            ));
+        }
+    }
+    Ok(Some(path))
 }
 
 fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {

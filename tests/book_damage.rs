@@ -259,3 +259,72 @@ fn a_damaged_book_read_without_its_checksum_never_panics_nor_gives_an_illegal_mo
         }
     }
 }
+
+/// Runs `wedge nboard` with `args` on a script of several searches from the start; its stderr.
+fn nboard_searches(dir: &Path, args: &[&std::ffi::OsStr]) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["nboard", "--hash", "1"])
+        .args(args)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("HOME", dir.join("home"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let game = "set game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
+BO[8 ---------------------------O*------*O--------------------------- *];)\n";
+    let script = format!("nboard 2\nset depth 1\n{game}go\ngo\nhint 2\ngo\nping 1\nquit\n");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.matches("=== ").count(), 3, "{stdout}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_bad_book_is_reported_once_naming_the_file() {
+    let dir = TempDir::new("book-once");
+    let mut builder = BookBuilder::new(48);
+    for g in &games(20, 3, 10) {
+        builder.add_game(g).unwrap();
+    }
+    builder.sweep(Some(&|| FakeValuer), 1, &|_, _| {});
+    let good_path = dir.0.join("good.book");
+    builder.publish(&good_path).unwrap();
+    let good = std::fs::read(&good_path).unwrap();
+    let bad = dir.0.join("bad.book");
+    std::fs::write(&bad, damaged(&good, 9)).unwrap();
+    let name = bad.display().to_string();
+    // Checked: the table's checksum fails, once for the file's version, not once a search.
+    let err = nboard_searches(&dir.0, &["--book".as_ref(), bad.as_os_str()]);
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains(&name)).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("table checksum mismatch"), "{err}");
+    // Trusted: the damaged records met are reported once for the open book.
+    let err = nboard_searches(
+        &dir.0,
+        &["--book".as_ref(), bad.as_os_str(), "--book-trust".as_ref()],
+    );
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains(&name)).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("damaged record is ignored"), "{err}");
+    // A directory given as the book says so.
+    let err = nboard_searches(&dir.0, &["--book".as_ref(), dir.0.as_os_str()]);
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("book")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].contains(&format!(
+            "the book {} is a directory, not a book file",
+            dir.0.display()
+        )),
+        "{err}"
+    );
+}

@@ -86,6 +86,11 @@ pub enum BookError {
     Version { path: String, found: u32 },
     #[error("the book {path} is damaged: {msg}")]
     Corrupt { path: String, msg: String },
+    #[error("cannot lock {path} to write the book beside it: {source}")]
+    Lock {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 /// What [`Book::from_bytes`] calls a book that has no file.
@@ -188,12 +193,20 @@ pub fn encode_book(info: &BookInfo, records: &[Record]) -> Vec<u8> {
 }
 
 /// Writes `records` as a book file at `path`, atomically (readers that have the old file
-/// mapped keep it; new readers get the new one).
-pub fn write_book(path: &Path, info: &BookInfo, records: &[Record]) -> Result<(), BookError> {
-    crate::paths::write_atomic(path, &encode_book(info, records)).map_err(|e| BookError::Io {
+/// mapped keep it; new readers get the new one). Returns the version written
+/// ([`Book::version`]).
+pub fn write_book(path: &Path, info: &BookInfo, records: &[Record]) -> Result<u64, BookError> {
+    let image = encode_book(info, records);
+    crate::paths::write_atomic(path, &image).map_err(|e| BookError::Io {
         path: path.display().to_string(),
         source: e,
-    })
+    })?;
+    Ok(version_of(&image))
+}
+
+/// The version of a book image: its header's checksum.
+fn version_of(image: &[u8]) -> u64 {
+    u64::from_le_bytes(image[HEADER_SIZE - 8..HEADER_SIZE].try_into().unwrap())
 }
 
 /// Whether opening a book checks the checksum of its whole table.

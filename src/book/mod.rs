@@ -13,6 +13,8 @@ pub mod lookup;
 pub mod mapped;
 pub mod probe;
 pub mod record;
+pub mod set;
+pub mod store;
 pub mod text;
 
 pub use builder::{BookBuilder, Node, Valuation, Valuer};
@@ -20,6 +22,7 @@ pub use file::{Book, BookError, BookInfo, Consistency, Verify};
 pub use lookup::{BookHit, BookLookup};
 pub use probe::{BookProbe, BookReply};
 pub use record::{Deviation, NodeKind, Record, RecordError};
+pub use set::{BookSet, BookSource};
 
 #[cfg(test)]
 mod test_valuers;

@@ -425,3 +425,54 @@ fn records_whose_moves_or_keys_cannot_be_are_refused() {
     r.deviation = record::Deviation::AllInBook;
     assert_eq!(r.check(44), Err(RecordError::NoMove));
 }
+
+#[test]
+fn a_publish_keeps_what_another_writer_published_since_the_book_was_read() {
+    let dir = std::env::temp_dir().join(format!("wedge-book-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shared.book");
+    sample_book().publish(&path).unwrap();
+    let value = |b: &mut BookBuilder| {
+        b.sweep(Some(&|| Hashed::new(21, false)), 1, &|_, _| {});
+    };
+    // Two writers read the same version and add different games.
+    let mut a = BookBuilder::load_or_new(&path, 44).unwrap();
+    let mut b = BookBuilder::load_or_new(&path, 44).unwrap();
+    let games_a = random_games(6, 501, 14);
+    let games_b = random_games(6, 502, 14);
+    for g in &games_a {
+        a.add_game(g).unwrap();
+    }
+    for g in &games_b {
+        b.add_game(g).unwrap();
+    }
+    value(&mut a);
+    value(&mut b);
+    a.publish(&path).unwrap();
+    b.publish(&path).unwrap();
+    let book = Book::open(&path, Verify::Full).unwrap();
+    let merged = BookBuilder::from_book(&book).unwrap();
+    for (key, _) in a.sorted_nodes().iter().chain(b.sorted_nodes().iter()) {
+        assert!(merged.node(key).is_some(), "\n{}", key.diagram());
+    }
+    // Every game's positions are played positions of the published book.
+    for g in games_a.iter().chain(&games_b) {
+        let mut board = Board::START;
+        for &m in g {
+            board = board.apply(m).unwrap();
+            if let Some((n, _)) = normalize(&board).filter(|(n, _)| n.empty_count() >= 44) {
+                assert!(merged.node_of(&n).unwrap().is_played());
+            }
+        }
+    }
+    // A book built afresh replaces the file rather than merging with it.
+    let mut fresh = BookBuilder::new(44);
+    fresh.add_game(&games_a[0]).unwrap();
+    value(&mut fresh);
+    fresh.publish(&path).unwrap();
+    assert_eq!(
+        Book::open(&path, Verify::Full).unwrap().len() as usize,
+        fresh.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
