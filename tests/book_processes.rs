@@ -405,3 +405,61 @@ fn learning_with_the_shipped_book_writes_the_users_data_directory_only() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn book_randomness_draws_a_new_seed_in_every_process_unless_one_is_given() {
+    let dir = temp_dir("book-seed");
+    let path = dir.join("random.book");
+    build(&path, 30, 3);
+    // The seed an engine logs, and its moves from the book after f5.
+    let run = |extra: &[&str]| -> (String, Vec<String>) {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "--log".as_ref(),
+            "info".as_ref(),
+            "--book".as_ref(),
+            path.as_os_str(),
+            "--book-randomness".as_ref(),
+            "8".as_ref(),
+        ];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        let mut child = nboard_command(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!(
+            "nboard 2\nset depth 1\n{}go\ngo\ngo\ngo\nping 1\nquit\n",
+            game_record("f5")
+        );
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let seed = err
+            .split("seed ")
+            .nth(1)
+            .and_then(|s| s.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no seed logged: {err}"))
+            .to_string();
+        let moves = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("=== "))
+            .map(str::to_string)
+            .collect();
+        (seed, moves)
+    };
+    let (a, _) = run(&[]);
+    let (b, _) = run(&[]);
+    assert_ne!(a, b, "every process draws its own seed");
+    let (c, moves_c) = run(&["--book-seed", "7"]);
+    let (d, moves_d) = run(&["--book-seed", "7"]);
+    assert_eq!((c.as_str(), d.as_str()), ("7", "7"));
+    assert_eq!(moves_c.len(), 4);
+    assert_eq!(moves_c, moves_d, "a given seed repeats the choices");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
