@@ -350,6 +350,9 @@ fn run_solve(
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let entries =
         wedge::formats::parse_obf_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    if entries.is_empty() {
+        return Err(format!("{}: no position in the file", file.display()));
+    }
     let (first, last) = parse_range(range, entries.len())?;
     let chosen = &entries[first - 1..last];
     let limits = match (depth, wld) {
@@ -379,6 +382,10 @@ fn run_solve(
 /// weights and the ProbCut model are loaded (and checked) here; the transposition table is
 /// allocated on the worker thread, so the protocol answers at once.
 fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Result<(), String> {
+    // The table is made on the engine thread; a size the system cannot give fails here, before
+    // a GUI sees the engine answer.
+    wedge::search::tt::TranspositionTable::check_size(common.hash as usize)
+        .map_err(|e| format!("--hash {}: {e}", common.hash))?;
     // The weights are loaded on the engine thread, so the front end answers at once; a bad
     // weights file still ends the process with its error before any search.
     let weights = weights_path(common)?;
