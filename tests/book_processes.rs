@@ -463,3 +463,25 @@ fn book_randomness_draws_a_new_seed_in_every_process_unless_one_is_given() {
     assert_eq!(moves_c, moves_d, "a given seed repeats the choices");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn book_expand_prints_progress_lines_where_no_bar_shows() {
+    let dir = temp_dir("book-expand-progress");
+    let path = dir.join("grown.book");
+    let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["book", "expand", "--budget", "3", "--depth", "1", "--book"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The first line comes with the first expansion, the next ones every 10 s.
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("expand: ")).collect();
+    assert!(
+        lines
+            .first()
+            .is_some_and(|l| l.starts_with("expand: 1 expansions, 2 positions, ")),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
