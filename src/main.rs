@@ -1010,9 +1010,11 @@ fn user_book_path(common: &Common) -> Result<Option<PathBuf>, String> {
             path.display()
         ));
     }
-    if let Some(shipped) = wedge::paths::find_data_file("books", "default.book") {
-        if std::fs::canonicalize(&path).ok() == std::fs::canonicalize(&shipped).ok()
-            && path.exists()
+    if let Ok(target) = std::fs::canonicalize(&path) {
+        let shipped = wedge::paths::data_file_locations("books", "default.book");
+        if shipped
+            .iter()
+            .any(|s| std::fs::canonicalize(s).is_ok_and(|s| s == target))
         {
             return Err(format!(
                 "--learn-book {} is the shipped book, which play never writes; learned games \

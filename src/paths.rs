@@ -9,6 +9,12 @@ use std::path::{Path, PathBuf};
 /// The first existing `dir/name` under `$WEDGE_HOME`, beside the executable (or two and three
 /// levels up, for `target/release/wedge` in a source tree), then in this source tree.
 pub fn find_data_file(dir: &str, name: &str) -> Option<PathBuf> {
+    data_file_locations(dir, name).into_iter().next()
+}
+
+/// Every existing `dir/name` where [`find_data_file`] looks, in its order (the shipped copies
+/// that play must never write).
+pub fn data_file_locations(dir: &str, name: &str) -> Vec<PathBuf> {
     let exe_dir = std::env::current_exe()
         .ok()
         .and_then(|e| e.parent().map(Path::to_path_buf));
@@ -19,7 +25,8 @@ pub fn find_data_file(dir: &str, name: &str) -> Option<PathBuf> {
         exe_dir.as_deref(),
     )
     .into_iter()
-    .find(|p| p.is_file())
+    .filter(|p| p.is_file())
+    .collect()
 }
 
 /// Where [`find_data_file`] looks for `rel`, in order: an explicit `$WEDGE_HOME` wins over the

@@ -77,3 +77,26 @@ fn a_huge_bad_obf_line_is_quoted_in_part() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_shipped_book_is_refused_as_the_book_to_learn_into() {
+    let shipped =
+        wedge::paths::find_data_file("books", "default.book").expect("books/default.book");
+    let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .arg("--learn-book")
+        .arg(&shipped)
+        .arg("nboard")
+        .env_remove("WEDGE_HOME")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!(
+            "wedge: --learn-book {} is the shipped book, which play never writes; learned \
+             games need a book of their own",
+            shipped.display()
+        )
+    );
+}
