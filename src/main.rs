@@ -162,6 +162,9 @@ enum Command {
     },
     /// Play a match between two engines speaking NBoard or GTP (Elo, SPRT, GGF records).
     Match(MatchArgs),
+    /// New weights against the current ones: SPRT matches at a fixed depth and on equal
+    /// clocks; exits 0 only when both accept the new weights.
+    Gate(wedge::tools::gate::GateArgs),
     /// Generate balanced openings (random openings our search values near 0).
     Openings(OpeningsArgs),
     /// Build, inspect and convert the opening book (`--book FILE` says which).
@@ -301,6 +304,13 @@ fn main() -> ExitCode {
         }),
         Some(Command::Bench { timed }) => run_bench(&common, timed),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Gate(args)) => std::env::current_exe()
+            .map_err(|e| format!("cannot find the wedge binary: {e}"))
+            .and_then(|exe| wedge::tools::gate::run_gate(&args, &exe, &mut std::io::stdout()))
+            .and_then(|verdict| match verdict {
+                wedge::tools::gate::GateDecision::Accept => Ok(()),
+                other => Err(format!("gate: {other}")),
+            }),
         Some(Command::Openings(args)) => run_openings(&common, &args),
         Some(Command::Book(cmd)) => run_book(&common, cmd),
         Some(Command::Train(mut args)) => {
@@ -379,15 +389,15 @@ fn run_solve(
 }
 
 /// Runs a protocol session on stdin/stdout with the engine worker; logs go to stderr. The
-/// weights and the ProbCut model are loaded (and checked) here; the transposition table is
-/// allocated on the worker thread, so the protocol answers at once.
+/// ProbCut model is loaded (and checked) here; the weights and the transposition table on the
+/// worker thread, and the protocol answers once they are ready.
 fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Result<(), String> {
-    // The table is made on the engine thread; a size the system cannot give fails here, before
-    // a GUI sees the engine answer.
+    // The table is made on the engine thread; a size the system cannot give fails here at
+    // once, with the option named.
     wedge::search::tt::TranspositionTable::check_size(common.hash as usize)
         .map_err(|e| format!("--hash {}: {e}", common.hash))?;
-    // The weights are loaded on the engine thread, so the front end answers at once; a bad
-    // weights file still ends the process with its error before any search.
+    // The weights are loaded on the engine thread; a bad weights file ends the process with
+    // its error before anything is answered.
     let weights = weights_path(common)?;
     if !weights.is_file() {
         return Err(format!("no weights file {}", weights.display()));

@@ -147,8 +147,14 @@ fn gogui_reads_eight_full_rows_from_the_rules_board() {
     assert!(ok);
     let lines: Vec<&str> = analysis.lines().collect();
     assert_eq!(lines.len(), 3, "{analysis}");
-    assert!(lines[0].starts_with("info depth 1 score "), "{analysis}");
-    assert!(lines[1].starts_with("info depth 2 score "), "{analysis}");
+    assert!(
+        lines[0].starts_with("info depth 1@99% score "),
+        "{analysis}"
+    );
+    assert!(
+        lines[1].starts_with("info depth 2@99% score "),
+        "{analysis}"
+    );
     assert!(lines[2].starts_with("best "), "{analysis}");
 }
 

@@ -218,6 +218,8 @@ pub struct Engine {
     running: Arc<AtomicU64>,
     next_id: JobId,
     worker: Option<JoinHandle<()>>,
+    /// Signalled once the worker has built its searcher (see [`Engine::wait_ready`]).
+    ready: Option<mpsc::Receiver<()>>,
 }
 
 impl Engine {
@@ -230,9 +232,9 @@ impl Engine {
         Engine::spawn(move || searcher, options, sink)
     }
 
-    /// Like [`Engine::new`], but the searcher is built on the worker thread by `make`, so a
-    /// large transposition table is allocated while the front end already answers (a `ping`
-    /// right at start-up does not wait for it; the first search does).
+    /// Like [`Engine::new`], but the searcher is built on the worker thread by `make` (the
+    /// weights loaded, the table allocated and faulted in); [`Engine::wait_ready`] waits for
+    /// it.
     pub fn spawn<E: Evaluator + 'static>(
         make: impl FnOnce() -> Searcher<E> + Send + 'static,
         options: EngineOptions,
@@ -243,6 +245,7 @@ impl Engine {
         let running = Arc::new(AtomicU64::new(0));
         let worker_stop = stop.clone();
         let worker_running = running.clone();
+        let (ready_tx, ready) = mpsc::sync_channel::<()>(1);
         let handle = std::thread::Builder::new()
             .name("wedge-engine".into())
             .spawn(move || {
@@ -264,6 +267,7 @@ impl Engine {
                     rng: Rng::new(seed),
                 };
                 worker.reopen_books();
+                let _ = ready_tx.send(());
                 while let Ok(job) = rx.recv() {
                     worker.run(job);
                 }
@@ -281,6 +285,15 @@ impl Engine {
             running,
             next_id: 1,
             worker,
+            ready: Some(ready),
+        }
+    }
+
+    /// Blocks until the worker is ready to search (at once after the first call), so that a
+    /// game clock started after the handshake never pays for loading the weights and the table.
+    pub fn wait_ready(&mut self) {
+        if let Some(ready) = self.ready.take() {
+            let _ = ready.recv();
         }
     }
 

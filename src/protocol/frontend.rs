@@ -81,9 +81,12 @@ pub fn serve<P: Protocol>(
         .map_err(|e| format!("cannot start the I/O runtime: {e}"))?;
     runtime.block_on(async move {
         let (event_tx, mut events) = mpsc::unbounded_channel::<Event>();
-        let engine = make_engine(Box::new(move |e| {
+        let mut engine = make_engine(Box::new(move |e| {
             let _ = event_tx.send(e);
         }));
+        // Nothing is answered before the engine can search: a GUI or match runner starts its
+        // clock after the handshake, and the first move must not pay for the start-up.
+        engine.wait_ready();
         let (line_tx, mut lines) = mpsc::unbounded_channel::<Option<Input>>();
         tokio::spawn(read_stdin(line_tx));
         let mut driver = Driver::new(proto, engine, Output::stdout());

@@ -142,7 +142,16 @@ pub fn iterate<E: Evaluator>(
     let timed = limits.time != TimeControl::Infinite;
     let mut last: Option<Report> = None;
     let mut budget = IterationBudget::new(start);
+    // On a clock: a pass to the end that cannot finish in time is skipped with the surer ones
+    // after it, and the midgame goes on deeper instead; once a pass reached the end, no
+    // midgame iteration replaces its result.
+    let mut skip_passes = false;
+    let mut reached_end = false;
     for step in schedule {
+        let to_end = step.depth >= n;
+        if (to_end && skip_passes) || (!to_end && reached_end) {
+            continue;
+        }
         if let Some(r) = &last {
             if r.solved == Some(SolveMode::Exact) {
                 break;
@@ -151,6 +160,10 @@ pub fn iterate<E: Evaluator>(
                 break;
             }
             if timed && !budget.fits(&step, n, hard_deadline) {
+                if to_end {
+                    skip_passes = true;
+                    continue;
+                }
                 break;
             }
         }
@@ -169,6 +182,7 @@ pub fn iterate<E: Evaluator>(
         if ctx.stopped {
             break;
         }
+        reached_end |= to_end;
         budget.finished(ctx.nodes - before);
     }
     last.unwrap_or_else(|| {
@@ -244,12 +258,21 @@ fn schedule(limits: &Limits, n: u32) -> Vec<Step> {
             selectivity: NO_SELECTIVITY,
         })
     };
-    if mode == SolveMode::Exact && n <= limits.wld_empties && limits.time != TimeControl::Infinite {
+    let timed = limits.time != TimeControl::Infinite;
+    if mode == SolveMode::Exact && n <= limits.wld_empties && timed {
         // On a clock a win/loss/draw solve is the result that decides the game; the exact
         // score follows when time allows.
         push_solve(SolveMode::WinLossDraw);
     }
     push_solve(mode);
+    if timed {
+        // When no pass to the end fits in the time, deeper midgame iterations use it.
+        steps.extend((last_mid + 1..=limits.depth.min(n - 1)).map(|depth| Step {
+            depth,
+            mode: None,
+            selectivity: limits.selectivity.0,
+        }));
+    }
     steps
 }
 
@@ -616,11 +639,13 @@ mod tests {
         timed.push(pass(24, None, 3));
         timed.push(pass(24, Some(SolveMode::WinLossDraw), 0));
         timed.push(pass(24, Some(SolveMode::Exact), 0));
+        // Deeper midgame iterations for when no pass to the end fits in the time.
+        timed.extend(midgame(11..=23, Selectivity::PLAY.0));
         assert_eq!(schedule(&Limits::timed(clock, 60), 24), timed);
         // Capped by a depth: the midgame stops there, and the clock decides which passes to
         // the end are tried.
         let mut capped = midgame(1..=6, 4);
-        capped.extend_from_slice(&timed[10..]);
+        capped.extend_from_slice(&timed[10..14]);
         let capped: Vec<Step> = capped
             .into_iter()
             .map(|s| {

@@ -1,7 +1,9 @@
-//! Command-line tools built on the library: perft and the benchmark workloads.
+//! Command-line tools built on the library: perft, the benchmark workloads, suite solves,
+//! matches and the weights gate, the book commands, the ProbCut fit and the tree view.
 
 pub mod bench;
 pub mod book;
+pub mod gate;
 pub mod match_runner;
 pub mod perft;
 pub mod probcut_fit;
