@@ -197,19 +197,6 @@ fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
     Some((ino, m.modified().ok()?, m.len()))
 }
 
-/// A seed that differs between processes and between calls: the clock, the process id and a
-/// counter, mixed.
-pub fn fresh_seed() -> u64 {
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let count = CALLS.fetch_add(1, Ordering::Relaxed);
-    crate::board::hash::mix64(
-        nanos ^ (std::process::id() as u64).rotate_left(40) ^ count.rotate_left(20),
-    )
-}
-
 /// The handle on the worker thread. Dropping it stops the running task and joins the thread.
 pub struct Engine {
     jobs: Option<mpsc::Sender<Job>>,
@@ -249,7 +236,7 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("wedge-engine".into())
             .spawn(move || {
-                let seed = options.book_seed.unwrap_or_else(fresh_seed);
+                let seed = options.book_seed.unwrap_or_else(crate::rng::fresh_seed);
                 if options.book_randomness > 0 {
                     tracing::info!(
                         "book randomness {}: seed {seed} (--book-seed {seed} repeats the choices)",
