@@ -48,6 +48,14 @@ struct Common {
     /// toward the best; never a solved loss). 0 = always the best.
     #[arg(long, global = true, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
     book_randomness: u32,
+    /// Seed of the random book choices, to repeat them (default: a new seed in every process).
+    #[arg(long, global = true)]
+    book_seed: Option<u64>,
+    /// The user's book, where games learned from a GUI (NBoard's `learn`) are stored and
+    /// which is consulted before the shipped book (default: $XDG_DATA_HOME/wedge/learned.book,
+    /// else ~/.local/share/wedge/learned.book).
+    #[arg(long, global = true, conflicts_with = "no_book")]
+    learn_book: Option<PathBuf>,
     /// Log level on stderr: off, error, warn, info, debug or trace (default: RUST_LOG, else
     /// warn).
     #[arg(long, global = true)]
@@ -352,6 +360,9 @@ fn run_solve(
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let entries =
         wedge::formats::parse_obf_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    if entries.is_empty() {
+        return Err(format!("{}: no position in the file", file.display()));
+    }
     let (first, last) = parse_range(range, entries.len())?;
     let chosen = &entries[first - 1..last];
     let limits = match (depth, wld) {
@@ -381,6 +392,10 @@ fn run_solve(
 /// ProbCut model is loaded (and checked) here; the weights and the transposition table on the
 /// worker thread, and the protocol answers once they are ready.
 fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Result<(), String> {
+    // The table is made on the engine thread; a size the system cannot give fails here at
+    // once, with the option named.
+    wedge::search::tt::TranspositionTable::check_size(common.hash as usize)
+        .map_err(|e| format!("--hash {}: {e}", common.hash))?;
     // The weights are loaded on the engine thread; a bad weights file ends the process with
     // its error before anything is answered.
     let weights = weights_path(common)?;
@@ -389,16 +404,17 @@ fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Resu
     }
     let probcut = load_probcut(common)?;
     let (hash, threads) = (common.hash as usize, common.threads());
+    let verify = if common.book_trust {
+        wedge::book::Verify::HeaderOnly
+    } else {
+        wedge::book::Verify::Full
+    };
+    let setting = |path| wedge::engine::BookSetting { path, verify };
     let options = wedge::engine::EngineOptions {
-        book: book_path(common).map(|path| wedge::engine::BookSetting {
-            path,
-            verify: if common.book_trust {
-                wedge::book::Verify::HeaderOnly
-            } else {
-                wedge::book::Verify::Full
-            },
-        }),
+        book: book_path(common).map(setting),
+        user_book: user_book_path(common)?.map(setting),
         book_randomness: common.book_randomness,
+        book_seed: common.book_seed,
         ..Default::default()
     };
     wedge::protocol::frontend::serve(proto, move |sink| {
@@ -981,6 +997,45 @@ fn book_path(common: &Common) -> Option<PathBuf> {
         .or_else(|| wedge::paths::find_data_file("books", "default.book"))
 }
 
+/// The user's book (learned games): `--learn-book`, else the one under the user's data
+/// directory; none with `--no-book`. The shipped book is refused: play never writes it.
+fn user_book_path(common: &Common) -> Result<Option<PathBuf>, String> {
+    if common.no_book {
+        return Ok(None);
+    }
+    let Some(path) = common
+        .learn_book
+        .clone()
+        .or_else(wedge::paths::default_user_book)
+    else {
+        tracing::warn!(
+            "neither $XDG_DATA_HOME nor $HOME is set: learned games are not stored (see \
+             --learn-book)"
+        );
+        return Ok(None);
+    };
+    if path.is_dir() {
+        return Err(format!(
+            "--learn-book {} is a directory; name the book file",
+            path.display()
+        ));
+    }
+    if let Ok(target) = std::fs::canonicalize(&path) {
+        let shipped = wedge::paths::data_file_locations("books", "default.book");
+        if shipped
+            .iter()
+            .any(|s| std::fs::canonicalize(s).is_ok_and(|s| s == target))
+        {
+            return Err(format!(
+                "--learn-book {} is the shipped book, which play never writes; learned games \
+                 need a book of their own",
+                path.display()
+            ));
+        }
+    }
+    Ok(Some(path))
+}
+
 fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
     use wedge::book::{Book, BookBuilder, Verify};
     use wedge::tools::book as tool;
@@ -1187,7 +1242,7 @@ fn run_book(common: &Common, cmd: BookCommand) -> Result<(), String> {
             branch_plies,
         } => {
             let (_, book) = open()?;
-            print!("{}", tool::stats_text(&book)?);
+            print!("{}", tool::stats_text(&book));
             if quality {
                 let eval = Arc::new(load_evaluation(common)?);
                 print!(

@@ -4,6 +4,20 @@
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
+/// A seed for choices that should differ from one run to the next (the book's random moves):
+/// the clock, the process id and a per-process counter, mixed.
+pub fn fresh_seed() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let count = CALLS.fetch_add(1, Ordering::Relaxed);
+    crate::board::hash::mix64(
+        nanos ^ (std::process::id() as u64).rotate_left(40) ^ count.rotate_left(20),
+    )
+}
+
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed)

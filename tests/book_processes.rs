@@ -1,7 +1,8 @@
 //! The book across processes: several engine processes read one book file at once while a
-//! writer republishes it, and an NBoard engine answers from the book.
+//! writer republishes it, an NBoard engine answers from the book, and engines learning games
+//! at the same time keep every game in the user's book and never write the shipped one.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use wedge::board::{Board, Move, Square};
@@ -59,11 +60,27 @@ fn build(path: &Path, n: usize, seed: u64) -> BookBuilder {
     b
 }
 
+/// `wedge nboard` with `args`; the user's data directory is a fresh one in the test's
+/// directory, so that no test ever writes the real one.
+fn nboard_command(args: &[&std::ffi::OsStr]) -> Command {
+    let data = std::env::temp_dir().join(format!("wedge-book-data-{}", std::process::id()));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_wedge"));
+    c.args(["nboard", "--hash", "1"])
+        .args(args)
+        .env("XDG_DATA_HOME", &data)
+        .env("HOME", &data)
+        .env_remove("WEDGE_HOME");
+    c
+}
+
 /// Runs `wedge nboard` on `book` with `script` as its input; its output.
 fn nboard(book: &Path, script: &[u8]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
-        .args(["nboard", "--hash", "1", "--book"])
-        .arg(book)
+    nboard_with(&["--book".as_ref(), book.as_os_str()], script)
+}
+
+/// Runs `wedge nboard` with `args` and `script` as its input; its output.
+fn nboard_with(args: &[&std::ffi::OsStr], script: &[u8]) -> String {
+    let mut child = nboard_command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -147,29 +164,324 @@ hint 3\ngo\nping 1\nquit\n",
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn nboard_learn_adds_the_game_and_republishes_the_book() {
-    let dir = temp_dir("book-learn");
-    let path = dir.join("learn.book");
-    let before = build(&path, 5, 9).len();
-    // A game none of the random book games played: f5 f4 e3 f6 d3 (then learn).
-    let text = nboard(
-        &path,
-        b"nboard 2\nset depth 2\nset game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
-BO[8 ---------------------------O*------*O--------------------------- *]\
-B[F5]W[F4]B[E3]W[F6]B[D3];)\nlearn\nping 1\nquit\n",
+/// An NBoard game record of `moves` (transcript) from the start.
+fn game_record(moves: &str) -> String {
+    let mut record = String::from(
+        "set game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
+         BO[8 ---------------------------O*------*O--------------------------- *]",
     );
-    let learned = text.lines().position(|l| l == "learned").expect("learned");
+    let mut black = true;
+    for m in moves.as_bytes().chunks(2) {
+        let m = std::str::from_utf8(m).unwrap().to_ascii_uppercase();
+        record += &format!("{}[{m}]", if black { "B" } else { "W" });
+        black = !black;
+    }
+    record + ";)\n"
+}
+
+/// The position after `moves` (a transcript without passes).
+fn after(moves: &str) -> Board {
+    moves.as_bytes().chunks(2).fold(Board::START, |b, m| {
+        let sq: Square = std::str::from_utf8(m).unwrap().parse().unwrap();
+        b.apply(Move::Play(sq)).unwrap()
+    })
+}
+
+/// An empty user's book whose positions are valued by depth-2 searches (fast learning).
+fn empty_user_book(path: &Path) {
+    let mut b = BookBuilder::new(50);
+    b.info.search_depth = 2;
+    b.publish(path).unwrap();
+}
+
+#[test]
+fn nboard_learn_adds_the_game_to_the_users_book_not_to_the_book_played() {
+    let dir = temp_dir("book-learn");
+    let path = dir.join("play.book");
+    build(&path, 5, 9);
+    let played = std::fs::read(&path).unwrap();
+    let learned = dir.join("learned.book");
+    empty_user_book(&learned);
+    // A game none of the random book games played: f5 f4 e3 f6 d3 (then learn).
+    let text = nboard_with(
+        &[
+            "--book".as_ref(),
+            path.as_os_str(),
+            "--learn-book".as_ref(),
+            learned.as_os_str(),
+        ],
+        format!(
+            "nboard 2\nset depth 2\n{}learn\nping 1\nquit\n",
+            game_record("f5f4e3f6d3")
+        )
+        .as_bytes(),
+    );
+    let learned_at = text.lines().position(|l| l == "learned").expect("learned");
     let pong = text.lines().position(|l| l == "pong 1").expect("pong");
-    assert!(learned < pong, "{text}");
-    let book = wedge::book::Book::open(&path, wedge::book::Verify::Full).unwrap();
-    assert!(book.len() as usize > before, "{} -> {}", before, book.len());
-    let end = ["f5", "f4", "e3", "f6", "d3"]
-        .iter()
-        .fold(Board::START, |b, m| {
-            b.apply(Move::Play(m.parse().unwrap())).unwrap()
-        });
-    let p = book.probe(&end).expect("the learnt game's last position");
-    assert!(p.valued && p.games >= 1);
+    assert!(learned_at < pong, "{text}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        played,
+        "the book played is not written"
+    );
+    let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
+    let p = book
+        .probe(&after("f5f4e3f6d3"))
+        .expect("the learnt game's last position");
+    assert!(p.valued && p.games == 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Starts `wedge nboard` learning `game` into `learned`; returns the child once it says that
+/// it waits for the book's lock, with the stderr lines it wrote so far.
+fn start_learner(learned: &Path, game: &str) -> (std::process::Child, Vec<String>) {
+    let mut child = nboard_command(&[
+        "--log".as_ref(),
+        "info".as_ref(),
+        "--learn-book".as_ref(),
+        learned.as_os_str(),
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let script = format!(
+        "nboard 2\nset depth 1\n{}learn\nping 1\nquit\n",
+        game_record(game)
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        lines.push(std::mem::take(&mut line));
+        if lines.last().unwrap().contains("waiting for its lock") {
+            break;
+        }
+    }
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.contains("waiting for its lock")),
+        "{lines:?}"
+    );
+    // The rest of stderr is read when the child is done.
+    child.stderr = Some(stderr.into_inner());
+    (child, lines)
+}
+
+#[test]
+fn two_engines_learning_at_once_both_keep_their_game() {
+    let dir = temp_dir("book-learn-race");
+    let learned = dir.join("learned.book");
+    empty_user_book(&learned);
+    let games = ["f5d6c3d3c4", "f5f6e6f4e3"];
+    // Both engines value their game on the same version of the book, then wait for the lock
+    // this test holds: the second to publish finds the first's version.
+    let lock = wedge::book::store::BookLock::acquire(&learned).unwrap();
+    let learners: Vec<_> = games.iter().map(|g| start_learner(&learned, g)).collect();
+    drop(lock);
+    let mut merged = 0;
+    for (mut child, mut lines) in learners {
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        lines.push(err);
+        assert!(child.wait().unwrap().success());
+        assert!(out.lines().any(|l| l == "learned"), "{out}");
+        let log = lines.concat();
+        assert!(log.contains("learned: "), "{log}");
+        merged += log.contains("another engine published meanwhile") as usize;
+    }
+    assert_eq!(
+        merged, 1,
+        "the second engine adds its game to the first's version"
+    );
+    let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
+    for game in games {
+        for n in (0..=game.len()).step_by(2) {
+            let p = book
+                .probe(&after(&game[..n]))
+                .expect("every position of both games");
+            assert!(p.valued, "{}", &game[..n]);
+        }
+        assert_eq!(book.probe(&after(game)).unwrap().games, 1);
+    }
+    // Both games went through the start and f5 (and its symmetric images): counted twice.
+    assert_eq!(book.probe(&Board::START).unwrap().games, 2);
+    assert_eq!(book.probe(&after("f5")).unwrap().games, 2);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.contains(".tmp.")),
+        "no temporary file is left: {names:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn learning_with_the_shipped_book_writes_the_users_data_directory_only() {
+    let shipped =
+        wedge::paths::find_data_file("books", "default.book").expect("books/default.book");
+    let shipped_dir = shipped.parent().unwrap().to_path_buf();
+    let listing = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = std::fs::read(&shipped).unwrap();
+    let files_before = listing(&shipped_dir);
+    let dir = temp_dir("book-learn-xdg");
+    let (xdg, home) = (dir.join("xdg"), dir.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["nboard", "--hash", "1"])
+        .env("XDG_DATA_HOME", &xdg)
+        .env("HOME", &home)
+        .env_remove("WEDGE_HOME")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let script = format!(
+        "nboard 2\nset depth 1\n{}learn\nping 1\nquit\n",
+        game_record("f5f4e3f6d3")
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l == "learned"), "{text}");
+    assert!(
+        std::fs::read(&shipped).unwrap() == before,
+        "the shipped book is byte for byte what it was"
+    );
+    assert_eq!(
+        listing(&shipped_dir),
+        files_before,
+        "nothing is added beside it"
+    );
+    let learned = xdg.join("wedge").join("learned.book");
+    let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
+    let p = book
+        .probe(&after("f5f4e3f6d3"))
+        .expect("the game is learnt");
+    assert!(p.valued && p.games == 1);
+    // A new user's book takes the shipped book's settings.
+    let shipped_book = wedge::book::Book::open(&shipped, wedge::book::Verify::Full).unwrap();
+    assert_eq!(book.info().search_depth, shipped_book.info().search_depth);
+    assert_eq!(book.info().min_empties, shipped_book.info().min_empties);
+    assert_eq!(
+        listing(&home),
+        Vec::<String>::new(),
+        "XDG_DATA_HOME wins over HOME"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_randomness_draws_a_new_seed_in_every_process_unless_one_is_given() {
+    let dir = temp_dir("book-seed");
+    let path = dir.join("random.book");
+    build(&path, 30, 3);
+    // The seed an engine logs, and its moves from the book after f5.
+    let run = |extra: &[&str]| -> (String, Vec<String>) {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "--log".as_ref(),
+            "info".as_ref(),
+            "--book".as_ref(),
+            path.as_os_str(),
+            "--book-randomness".as_ref(),
+            "8".as_ref(),
+        ];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        let mut child = nboard_command(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!(
+            "nboard 2\nset depth 1\n{}go\ngo\ngo\ngo\nping 1\nquit\n",
+            game_record("f5")
+        );
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let seed = err
+            .split("seed ")
+            .nth(1)
+            .and_then(|s| s.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no seed logged: {err}"))
+            .to_string();
+        let moves = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("=== "))
+            .map(str::to_string)
+            .collect();
+        (seed, moves)
+    };
+    let (a, _) = run(&[]);
+    let (b, _) = run(&[]);
+    assert_ne!(a, b, "every process draws its own seed");
+    let (c, moves_c) = run(&["--book-seed", "7"]);
+    let (d, moves_d) = run(&["--book-seed", "7"]);
+    assert_eq!((c.as_str(), d.as_str()), ("7", "7"));
+    assert_eq!(moves_c.len(), 4);
+    assert_eq!(moves_c, moves_d, "a given seed repeats the choices");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_expand_prints_progress_lines_where_no_bar_shows() {
+    let dir = temp_dir("book-expand-progress");
+    let path = dir.join("grown.book");
+    let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["book", "expand", "--budget", "3", "--depth", "1", "--book"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The first line comes with the first expansion, the next ones every 10 s.
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("expand: ")).collect();
+    assert!(
+        lines
+            .first()
+            .is_some_and(|l| l.starts_with("expand: 1 expansions, 2 positions, ")),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

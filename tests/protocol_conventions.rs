@@ -37,7 +37,7 @@ impl<P: Protocol> Session<P> {
                 path: p.to_path_buf(),
                 verify: Verify::Full,
             }),
-            book_randomness: 0,
+            ..Default::default()
         };
         let engine = Engine::new(
             Searcher::new(Arc::new(Heuristic), 4, 1),

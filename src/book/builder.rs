@@ -114,6 +114,18 @@ pub struct SweepStats {
 pub struct BookBuilder {
     nodes: HashMap<Board, Node>,
     pub info: BookInfo,
+    origin: Origin,
+}
+
+/// Where a builder's contents came from, so that a publish can tell whether another writer
+/// published the file since it was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Built in memory: publishing replaces whatever the file holds.
+    Fresh,
+    /// Read from the file at this published version ([`Book::version`]; `None`: there was no
+    /// file yet). Publishing first merges any other version found there.
+    Read(Option<u64>),
 }
 
 /// The position the book stores for `board`: after a forced pass; `None` at the game's end.
@@ -141,6 +153,7 @@ impl BookBuilder {
                 created: 0,
                 description: String::new(),
             },
+            origin: Origin::Fresh,
         }
     }
 
@@ -571,6 +584,7 @@ impl BookBuilder {
         let mut b = BookBuilder {
             nodes: HashMap::new(),
             info,
+            origin: Origin::Fresh,
         };
         for r in records {
             b.nodes.insert(
@@ -593,7 +607,9 @@ impl BookBuilder {
     /// The book at `path` in memory, or an empty book when there is no such file.
     pub fn load_or_new(path: &std::path::Path, min_empties: u8) -> Result<BookBuilder, BookError> {
         if !path.exists() {
-            return Ok(BookBuilder::new(min_empties));
+            let mut b = BookBuilder::new(min_empties);
+            b.origin = Origin::Read(None);
+            return Ok(b);
         }
         BookBuilder::from_book(&Book::open(path, Verify::Full)?)
     }
@@ -601,19 +617,108 @@ impl BookBuilder {
     /// The records of an open book, in memory.
     pub fn from_book(book: &Book) -> Result<BookBuilder, BookError> {
         let records: Result<Vec<Record>, _> = book.records().collect();
-        let records = records.map_err(|e| BookError::Corrupt(format!("damaged record: {e}")))?;
-        Ok(BookBuilder::from_records(book.info().clone(), records))
+        let records = records.map_err(|e| BookError::Corrupt {
+            path: book.name().to_string(),
+            msg: format!("damaged record: {e}"),
+        })?;
+        let mut b = BookBuilder::from_records(book.info().clone(), records);
+        b.origin = Origin::Read(Some(book.version()));
+        Ok(b)
+    }
+
+    /// Where the contents came from (see [`Origin`]).
+    pub fn origin(&self) -> Origin {
+        self.origin
     }
 
     /// Publishes the book at `path` atomically (engines that have the old file mapped keep
-    /// it; the next open sees the new one).
+    /// it; the next open sees the new one). Writers of one file take turns (a lock file
+    /// beside it), and a book read from the file first takes in what another writer
+    /// published since ([`BookBuilder::merge_from`]), so no writer's positions are lost.
     pub fn publish(&mut self, path: &std::path::Path) -> Result<(), BookError> {
+        let lock = super::store::BookLock::acquire(path)?;
+        self.publish_locked(path, &lock)
+    }
+
+    /// [`BookBuilder::publish`] for a caller that holds the file's lock already.
+    pub fn publish_locked(
+        &mut self,
+        path: &std::path::Path,
+        _lock: &super::store::BookLock,
+    ) -> Result<(), BookError> {
+        if let Origin::Read(seen) = self.origin {
+            let now = super::store::published_version(path)?;
+            if now.is_some() && now != seen {
+                let theirs = BookBuilder::load_or_new(path, self.info.min_empties)?;
+                tracing::info!(
+                    "{}: another writer published since it was read; merging",
+                    path.display()
+                );
+                self.merge_from(&theirs);
+            }
+        }
         self.info.level = self.level();
         self.info.weighted = self.nodes.values().any(|n| n.weight != DEFAULT_WEIGHT);
         self.info.created = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        write_book(path, &self.info, &self.records())
+        let version = write_book(path, &self.info, &self.records())?;
+        self.origin = Origin::Read(Some(version));
+        Ok(())
+    }
+
+    /// Takes in the positions of `theirs` (another version of the same book): positions only
+    /// they hold are added, a position they played and we hold as a leaf becomes played with
+    /// their valuation, a valuation we lack is taken from theirs, game counts keep the
+    /// larger; then every value is negamaxed again. Positions are never lost, but games that
+    /// both writers counted through one position count once (learning replays its game on
+    /// the published version instead: [`super::store::learn_game`]).
+    pub fn merge_from(&mut self, theirs: &BookBuilder) {
+        for (key, t) in &theirs.nodes {
+            match self.nodes.get_mut(key) {
+                None => {
+                    self.nodes.insert(*key, *t);
+                }
+                Some(m) => {
+                    let games = m.games.max(t.games);
+                    if t.is_played() && !m.is_played() {
+                        *m = Node {
+                            weight: m.weight,
+                            ..*t
+                        };
+                    } else if m.is_played()
+                        && m.deviation == Deviation::NotComputed
+                        && t.deviation != Deviation::NotComputed
+                    {
+                        m.deviation = t.deviation;
+                    }
+                    m.games = games;
+                }
+            }
+        }
+        self.negamax_all();
+    }
+
+    /// Takes the searches of `other` (a version of this book that was valued apart) where
+    /// this one lacks them: positions it does not hold, and best moves outside the book of
+    /// played positions not yet valued. A later sweep searches only what is still missing
+    /// (e.g. a deviation that now leads into the book).
+    pub fn adopt_valuations(&mut self, other: &BookBuilder) {
+        for (key, o) in &other.nodes {
+            match self.nodes.get_mut(key) {
+                None => {
+                    self.nodes.insert(*key, *o);
+                }
+                Some(n) => {
+                    if n.is_played()
+                        && n.deviation == Deviation::NotComputed
+                        && o.deviation != Deviation::NotComputed
+                    {
+                        n.deviation = o.deviation;
+                    }
+                }
+            }
+        }
     }
 }
 

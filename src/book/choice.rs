@@ -5,7 +5,7 @@
 //! matches is played (Novello's rule); when none does, the book gives no move.
 
 use super::builder::normalize;
-use super::{Book, BookProbe};
+use super::{BookProbe, BookSource};
 use crate::board::{Board, Square, Squares};
 use crate::rng::Rng;
 
@@ -36,7 +36,7 @@ pub struct ChildValue {
 }
 
 /// Every legal move of `board` whose successor is in the book or ends the game.
-pub fn book_children(book: &Book, board: &Board) -> Vec<ChildValue> {
+pub fn book_children(book: &(impl BookSource + ?Sized), board: &Board) -> Vec<ChildValue> {
     let mut out = Vec::new();
     for sq in Squares(board.legal_moves()) {
         let child = board.play_flips(sq, board.flips(sq));
@@ -50,7 +50,7 @@ pub fn book_children(book: &Book, board: &Board) -> Vec<ChildValue> {
                 games: 0,
             }),
             Some((b, passed)) => {
-                if b.empty_count() < book.info().min_empties as u32 {
+                if b.empty_count() < book.fewest_empties() {
                     continue;
                 }
                 if let Some(p) = book.probe(&b).filter(|p| p.valued) {
@@ -71,14 +71,19 @@ pub fn book_children(book: &Book, board: &Board) -> Vec<ChildValue> {
 }
 
 /// The book's move for `board` (whose side to move has a legal move), if any.
-pub fn choose(book: &Book, board: &Board, randomness: u32, rng: &mut Rng) -> Option<BookChoice> {
-    if board.legal_moves() == 0 || board.empty_count() < book.info().min_empties as u32 {
+pub fn choose(
+    book: &(impl BookSource + ?Sized),
+    board: &Board,
+    randomness: u32,
+    rng: &mut Rng,
+) -> Option<BookChoice> {
+    if board.legal_moves() == 0 || board.empty_count() < book.fewest_empties() {
         return None;
     }
     let probe = book.probe(board).filter(|p| p.valued)?;
     let best = probe.best()?;
     // The fast path: one probe, no move generation.
-    if randomness == 0 && !book.info().weighted && best.value == probe.value {
+    if randomness == 0 && !book.has_weights() && best.value == probe.value {
         return Some(BookChoice {
             sq: best.sq,
             value: best.value,

@@ -7,6 +7,7 @@ use super::probe::BookProbe;
 use super::record::{Record, RecordError, RECORD_SIZE};
 use crate::board::Board;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Bytes before the table (one page).
 pub const HEADER_SIZE: usize = 4096;
@@ -68,7 +69,8 @@ pub struct BookInfo {
     pub description: String,
 }
 
-/// Why a file is not a usable book.
+/// Why a file is not a usable book. Every variant names the file (or says the book was in
+/// memory), so a message in a log says which of several books is at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     #[error("cannot read the book {path}: {source}")]
@@ -76,13 +78,23 @@ pub enum BookError {
         path: String,
         source: std::io::Error,
     },
-    #[error("not a Wedge book: {0}")]
-    Format(String),
-    #[error("book format version {found} is not supported (this build reads version {VERSION})")]
-    Version { found: u32 },
-    #[error("the book is damaged: {0}")]
-    Corrupt(String),
+    #[error("the book {path} is a directory, not a book file")]
+    Directory { path: String },
+    #[error("{path} is not a Wedge book: {msg}")]
+    Format { path: String, msg: String },
+    #[error("the book {path} has format version {found}; this build reads version {VERSION} only")]
+    Version { path: String, found: u32 },
+    #[error("the book {path} is damaged: {msg}")]
+    Corrupt { path: String, msg: String },
+    #[error("cannot lock {path} to write the book beside it: {source}")]
+    Lock {
+        path: String,
+        source: std::io::Error,
+    },
 }
+
+/// What [`Book::from_bytes`] calls a book that has no file.
+pub const IN_MEMORY: &str = "(book in memory)";
 
 /// One 64-bit checksum over a byte slice whose length is a multiple of 32: four independent
 /// multiply-rotate lanes over little-endian words, so it runs at memory speed.
@@ -181,12 +193,20 @@ pub fn encode_book(info: &BookInfo, records: &[Record]) -> Vec<u8> {
 }
 
 /// Writes `records` as a book file at `path`, atomically (readers that have the old file
-/// mapped keep it; new readers get the new one).
-pub fn write_book(path: &Path, info: &BookInfo, records: &[Record]) -> Result<(), BookError> {
-    crate::paths::write_atomic(path, &encode_book(info, records)).map_err(|e| BookError::Io {
+/// mapped keep it; new readers get the new one). Returns the version written
+/// ([`Book::version`]).
+pub fn write_book(path: &Path, info: &BookInfo, records: &[Record]) -> Result<u64, BookError> {
+    let image = encode_book(info, records);
+    crate::paths::write_atomic(path, &image).map_err(|e| BookError::Io {
         path: path.display().to_string(),
         source: e,
-    })
+    })?;
+    Ok(version_of(&image))
+}
+
+/// The version of a book image: its header's checksum.
+fn version_of(image: &[u8]) -> u64 {
+    u64::from_le_bytes(image[HEADER_SIZE - 8..HEADER_SIZE].try_into().unwrap())
 }
 
 /// Whether opening a book checks the checksum of its whole table.
@@ -198,69 +218,93 @@ pub enum Verify {
     HeaderOnly,
 }
 
-/// An open, validated book: probes read the mapped table directly.
+/// An open, validated book: probes read the mapped table directly. The header is checked when
+/// the book is opened, and every record when it is read (the table's checksum may have been
+/// skipped), so a damaged record is ignored, never trusted.
 pub struct Book {
     bytes: BookBytes,
+    /// The file's path (or [`IN_MEMORY`]), for messages.
+    name: String,
     info: BookInfo,
     bits: u32,
     entries: u64,
     counts: [u64; 3],
     body_checksum: u64,
+    /// The header's checksum: it changes with every published version of the file.
+    version: u64,
+    /// A damaged record was met and reported (once per open book, not once per probe).
+    damage_reported: AtomicBool,
 }
 
 impl Book {
     /// Maps and validates the book at `path`.
     pub fn open(path: &Path, verify: Verify) -> Result<Book, BookError> {
+        let name = path.display().to_string();
+        if path.is_dir() {
+            // Mapping a directory fails with a puzzling "No such device".
+            return Err(BookError::Directory { path: name });
+        }
         let bytes = BookBytes::map(path).map_err(|e| BookError::Io {
-            path: path.display().to_string(),
+            path: name.clone(),
             source: e,
         })?;
-        Book::validate(bytes, verify)
+        Book::validate(bytes, verify, name)
     }
 
     /// A book from bytes in memory (validated like a file).
     pub fn from_bytes(bytes: Vec<u8>, verify: Verify) -> Result<Book, BookError> {
-        Book::validate(BookBytes::Owned(bytes), verify)
+        Book::validate(BookBytes::Owned(bytes), verify, IN_MEMORY.to_string())
     }
 
-    fn validate(bytes: BookBytes, verify: Verify) -> Result<Book, BookError> {
+    fn validate(bytes: BookBytes, verify: Verify, name: String) -> Result<Book, BookError> {
         let b = bytes.bytes();
+        let format = |msg: String| BookError::Format {
+            path: name.clone(),
+            msg,
+        };
+        let corrupt = |msg: String| BookError::Corrupt {
+            path: name.clone(),
+            msg,
+        };
         if b.len() < HEADER_SIZE {
-            return Err(BookError::Format(format!(
+            return Err(format(format!(
                 "{} bytes is shorter than the {HEADER_SIZE}-byte header",
                 b.len()
             )));
         }
         if &b[0..8] != MAGIC {
-            return Err(BookError::Format("wrong magic bytes".into()));
+            return Err(format("wrong magic bytes".into()));
         }
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
         let version = u32_at(8);
         if version != VERSION {
-            return Err(BookError::Version { found: version });
+            return Err(BookError::Version {
+                path: name,
+                found: version,
+            });
         }
         let head = checksum(&b[..HEADER_SIZE - 32]);
         if head != u64_at(HEADER_SIZE - 8) {
-            return Err(BookError::Corrupt("header checksum mismatch".into()));
+            return Err(corrupt("header checksum mismatch".into()));
         }
         if u32_at(12) as usize != RECORD_SIZE {
-            return Err(BookError::Format(format!("record size {}", u32_at(12))));
+            return Err(format(format!("record size {}", u32_at(12))));
         }
         if b[34] != KEY_RULE || b[35] != HASH_ID {
-            return Err(BookError::Format(format!(
+            return Err(format(format!(
                 "key rule {} / hash {} unknown",
                 b[34], b[35]
             )));
         }
         let slots = u64_at(16);
         if !slots.is_power_of_two() || !(2..=1 << MAX_SLOT_BITS).contains(&slots) {
-            return Err(BookError::Corrupt(format!("slot count {slots}")));
+            return Err(corrupt(format!("slot count {slots}")));
         }
         let bits = slots.trailing_zeros();
         let expected = HEADER_SIZE as u64 + slots * RECORD_SIZE as u64;
         if b.len() as u64 != expected {
-            return Err(BookError::Corrupt(format!(
+            return Err(corrupt(format!(
                 "file is {} bytes, the header promises {expected} (truncated or padded)",
                 b.len()
             )));
@@ -268,22 +312,22 @@ impl Book {
         let entries = u64_at(24);
         let counts = [u64_at(40), u64_at(48), u64_at(56)];
         if entries >= slots || counts.iter().sum::<u64>() != entries {
-            return Err(BookError::Corrupt(format!(
+            return Err(corrupt(format!(
                 "{entries} entries in {slots} slots, kinds {counts:?}"
             )));
         }
         let level = Consistency::from_byte(b[33])
-            .ok_or_else(|| BookError::Corrupt(format!("consistency level {}", b[33])))?;
+            .ok_or_else(|| corrupt(format!("consistency level {}", b[33])))?;
         if b[32] > 60 {
-            return Err(BookError::Corrupt(format!("minimum empties {}", b[32])));
+            return Err(corrupt(format!("minimum empties {}", b[32])));
         }
         let dlen = u16::from_le_bytes([b[DESCRIPTION_AT], b[DESCRIPTION_AT + 1]]) as usize;
         if dlen > DESCRIPTION_MAX {
-            return Err(BookError::Corrupt("description length".into()));
+            return Err(corrupt("description length".into()));
         }
         let description =
             String::from_utf8(b[DESCRIPTION_AT + 2..DESCRIPTION_AT + 2 + dlen].to_vec())
-                .map_err(|_| BookError::Corrupt("description is not UTF-8".into()))?;
+                .map_err(|_| corrupt("description is not UTF-8".into()))?;
         let body_checksum = u64_at(72);
         let info = BookInfo {
             min_empties: b[32],
@@ -300,7 +344,10 @@ impl Book {
             entries,
             counts,
             body_checksum,
+            version: head,
             bytes,
+            name,
+            damage_reported: AtomicBool::new(false),
         };
         if verify == Verify::Full {
             book.verify_table()?;
@@ -311,15 +358,27 @@ impl Book {
     /// Checks the table against the header's checksum (reads the whole file).
     pub fn verify_table(&self) -> Result<(), BookError> {
         if checksum(self.table()) != self.body_checksum {
-            return Err(BookError::Corrupt(
-                "table checksum mismatch (the file was altered or truncated)".into(),
-            ));
+            return Err(BookError::Corrupt {
+                path: self.name.clone(),
+                msg: "table checksum mismatch (the file was altered or truncated)".into(),
+            });
         }
         Ok(())
     }
 
     pub fn info(&self) -> &BookInfo {
         &self.info
+    }
+
+    /// The file's path, or [`IN_MEMORY`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Identifies the published version of the file (the header's checksum, which covers the
+    /// table's checksum and the time the file was written).
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// Stored positions.
@@ -370,24 +429,52 @@ impl Book {
         None
     }
 
-    /// One probe: the book's data for `board` in `board`'s own orientation.
+    /// One probe: the book's data for `board` in `board`'s own orientation. A damaged record
+    /// is ignored (and reported once for this open book).
     #[inline]
     pub fn probe(&self, board: &Board) -> Option<BookProbe> {
         let (key, sym) = board.canonical();
-        match self.find(&key)? {
+        // The key matched the canonical board, so it is canonical itself.
+        let record = self
+            .find(&key)?
+            .and_then(|r| r.check(self.info.min_empties).map(|()| r));
+        match record {
             Ok(r) => Some(BookProbe::from_record(&r, sym)),
             Err(e) => {
-                tracing::warn!("book record for {key:?} is unreadable: {e}");
+                self.report_damage(&e);
                 None
             }
         }
     }
 
-    /// Every stored record, in table order (damaged records are reported as errors).
+    /// Logs the first damaged record met in this open book; later ones are ignored quietly,
+    /// so a damaged file costs one line, not one per search.
+    fn report_damage(&self, e: &RecordError) {
+        if !self.damage_reported.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                "book {}: a damaged record is ignored ({e}); further damaged records of this \
+                 file are ignored without a message",
+                self.name
+            );
+        }
+    }
+
+    /// Checks a record read from the table: as it was decoded, as a position this book may
+    /// hold (canonical, enough empties), and its moves as legal moves of the position.
+    fn check_stored(&self, r: Record) -> Result<Record, RecordError> {
+        r.check(self.info.min_empties)?;
+        if r.key.canonical().0 != r.key {
+            return Err(RecordError::NotCanonical);
+        }
+        Ok(r)
+    }
+
+    /// Every stored record, in table order; damaged records (however they are damaged) are
+    /// reported as errors.
     pub fn records(&self) -> impl Iterator<Item = Result<Record, RecordError>> + '_ {
         self.table()
             .chunks_exact(RECORD_SIZE)
             .filter(|s| !Record::slot_is_empty(s))
-            .map(Record::decode)
+            .map(|s| Record::decode(s).and_then(|r| self.check_stored(r)))
     }
 }

@@ -30,6 +30,20 @@ pub trait BookLookup: Send + Sync {
     fn lookup(&self, board: &Board) -> Option<BookHit>;
 }
 
+/// What the search learns from a probe: nothing from a position not yet valued.
+#[inline]
+pub(crate) fn hit_of(p: super::BookProbe) -> Option<BookHit> {
+    if !p.valued {
+        return None;
+    }
+    Some(BookHit {
+        value: p.value,
+        depth: p.depth,
+        solved: p.is_solved(),
+        best: p.best().filter(|r| r.value == p.value).map(|r| r.sq),
+    })
+}
+
 impl BookLookup for super::Book {
     fn min_empties(&self) -> u32 {
         self.info().min_empties as u32
@@ -37,15 +51,6 @@ impl BookLookup for super::Book {
 
     #[inline]
     fn lookup(&self, board: &Board) -> Option<BookHit> {
-        let p = self.probe(board)?;
-        if !p.valued {
-            return None;
-        }
-        Some(BookHit {
-            value: p.value,
-            depth: p.depth,
-            solved: p.is_solved(),
-            best: p.best().filter(|r| r.value == p.value).map(|r| r.sq),
-        })
+        hit_of(self.probe(board)?)
     }
 }

@@ -13,13 +13,16 @@ pub mod lookup;
 pub mod mapped;
 pub mod probe;
 pub mod record;
+pub mod set;
+pub mod store;
 pub mod text;
 
 pub use builder::{BookBuilder, Node, Valuation, Valuer};
 pub use file::{Book, BookError, BookInfo, Consistency, Verify};
 pub use lookup::{BookHit, BookLookup};
 pub use probe::{BookProbe, BookReply};
-pub use record::{Deviation, NodeKind, Record};
+pub use record::{Deviation, NodeKind, Record, RecordError};
+pub use set::{BookSet, BookSource};
 
 #[cfg(test)]
 mod test_valuers;

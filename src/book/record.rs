@@ -1,7 +1,7 @@
 //! One book position as stored in the file: a fixed 32-byte little-endian record keyed by the
 //! canonical board, and the node kinds and deviation markers of Novello's book.
 
-use crate::board::Board;
+use crate::board::{Board, Square};
 
 /// Bytes per record; two records share one 64-byte cache line.
 pub const RECORD_SIZE: usize = 32;
@@ -89,6 +89,18 @@ pub enum RecordError {
     Square(u8),
     #[error("more than {STORED_CHILDREN} children")]
     Children,
+    #[error("its key is not a position of a game (a centre square is empty)")]
+    NotAPosition,
+    #[error("its key has {0} empties, fewer than the book keeps")]
+    TooFewEmpties(u32),
+    #[error("its key is not the canonical image of its position")]
+    NotCanonical,
+    #[error("the side to move has no legal move (the book stores positions after a pass)")]
+    NoMove,
+    #[error("{0} is not a legal move of its position")]
+    IllegalMove(Square),
+    #[error("move {0} is stored twice")]
+    RepeatedMove(Square),
 }
 
 impl Record {
@@ -173,6 +185,48 @@ impl Record {
             games: u16::from_le_bytes([b[24], b[25]]),
             children,
         })
+    }
+}
+
+/// d4, e4, d5, e5: occupied in every position of a game.
+const CENTRE: u64 = 0x0000_0018_1800_0000;
+
+impl Record {
+    /// Checks what decoding cannot: that the key is a position this book may hold (a game
+    /// position with a legal move and at least `min_empties` empties) and that every stored
+    /// move is a distinct legal move of it. A damaged record that passes may hold a wrong
+    /// value, but never leads to an illegal move.
+    pub fn check(&self, min_empties: u8) -> Result<(), RecordError> {
+        let key = &self.key;
+        if key.empties() & CENTRE != 0 {
+            return Err(RecordError::NotAPosition);
+        }
+        if key.empty_count() < min_empties as u32 {
+            return Err(RecordError::TooFewEmpties(key.empty_count()));
+        }
+        let legal = key.legal_moves();
+        if legal == 0 {
+            return Err(RecordError::NoMove);
+        }
+        let deviation = match self.deviation {
+            Deviation::Move { sq, .. } => Some(sq),
+            _ => None,
+        };
+        let mut seen = 0u64;
+        for sq in self.children.iter().flatten().map(|c| c.0).chain(deviation) {
+            if sq >= 64 {
+                return Err(RecordError::Square(sq));
+            }
+            let square = Square::from_index(sq as u32);
+            if legal & square.bit() == 0 {
+                return Err(RecordError::IllegalMove(square));
+            }
+            if seen & square.bit() != 0 {
+                return Err(RecordError::RepeatedMove(square));
+            }
+            seen |= square.bit();
+        }
+        Ok(())
     }
 }
 

@@ -342,3 +342,137 @@ fn root_choice_respects_randomness_weights_and_solved_losses() {
         assert_ne!(c.sq, children[0].sq);
     }
 }
+
+#[test]
+fn errors_name_the_file_and_a_directory_is_called_one() {
+    let dir = std::env::temp_dir().join(format!("wedge-book-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = dir.display().to_string();
+    let e = Book::open(&dir, Verify::Full)
+        .err()
+        .expect("a directory is no book");
+    assert!(matches!(e, BookError::Directory { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!("the book {name} is a directory, not a book file")
+    );
+    let missing = dir.join("missing.book");
+    let e = Book::open(&missing, Verify::Full)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains(&missing.display().to_string()), "{e}");
+    // A damaged table and a foreign file: both messages name the file.
+    let b = sample_book();
+    let mut image = encode_book(&b.info, &b.records());
+    image[HEADER_SIZE + 40] ^= 0x10;
+    let damaged = dir.join("damaged.book");
+    std::fs::write(&damaged, &image).unwrap();
+    let e = Book::open(&damaged, Verify::Full)
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "the book {} is damaged: table checksum mismatch (the file was altered or truncated)",
+            damaged.display()
+        )
+    );
+    let foreign = dir.join("foreign.book");
+    std::fs::write(&foreign, vec![7u8; 5000]).unwrap();
+    let e = Book::open(&foreign, Verify::Full)
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "{} is not a Wedge book: wrong magic bytes",
+            foreign.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn records_whose_moves_or_keys_cannot_be_are_refused() {
+    let b = sample_book();
+    let start = Board::START.canonical().0;
+    let node = *b.node(&start).unwrap();
+    let good = b.record(&start, &node);
+    assert_eq!(good.check(44), Ok(()));
+    // An occupied square (d4) as a child, and the deviation repeated as a child.
+    let mut r = good;
+    r.children[0] = Some((27, 0));
+    assert_eq!(
+        r.check(44),
+        Err(RecordError::IllegalMove("d4".parse().unwrap()))
+    );
+    if let record::Deviation::Move { sq, .. } = good.deviation {
+        let mut r = good;
+        r.children[1] = Some((sq, 0));
+        assert!(matches!(r.check(44), Err(RecordError::RepeatedMove(_))));
+    }
+    // Keys that are no position of a game, or too deep for the book, or with no move.
+    let mut r = good;
+    r.key = Board::new(0, 1);
+    assert_eq!(r.check(44), Err(RecordError::NotAPosition));
+    assert_eq!(good.check(61), Err(RecordError::TooFewEmpties(60)));
+    let mut r = good;
+    r.key = Board::new(0x0000_0018_1800_0000, 0);
+    r.children = [None; 3];
+    r.deviation = record::Deviation::AllInBook;
+    assert_eq!(r.check(44), Err(RecordError::NoMove));
+}
+
+#[test]
+fn a_publish_keeps_what_another_writer_published_since_the_book_was_read() {
+    let dir = std::env::temp_dir().join(format!("wedge-book-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shared.book");
+    sample_book().publish(&path).unwrap();
+    let value = |b: &mut BookBuilder| {
+        b.sweep(Some(&|| Hashed::new(21, false)), 1, &|_, _| {});
+    };
+    // Two writers read the same version and add different games.
+    let mut a = BookBuilder::load_or_new(&path, 44).unwrap();
+    let mut b = BookBuilder::load_or_new(&path, 44).unwrap();
+    let games_a = random_games(6, 501, 14);
+    let games_b = random_games(6, 502, 14);
+    for g in &games_a {
+        a.add_game(g).unwrap();
+    }
+    for g in &games_b {
+        b.add_game(g).unwrap();
+    }
+    value(&mut a);
+    value(&mut b);
+    a.publish(&path).unwrap();
+    b.publish(&path).unwrap();
+    let book = Book::open(&path, Verify::Full).unwrap();
+    let merged = BookBuilder::from_book(&book).unwrap();
+    for (key, _) in a.sorted_nodes().iter().chain(b.sorted_nodes().iter()) {
+        assert!(merged.node(key).is_some(), "\n{}", key.diagram());
+    }
+    // Every game's positions are played positions of the published book.
+    for g in games_a.iter().chain(&games_b) {
+        let mut board = Board::START;
+        for &m in g {
+            board = board.apply(m).unwrap();
+            if let Some((n, _)) = normalize(&board).filter(|(n, _)| n.empty_count() >= 44) {
+                assert!(merged.node_of(&n).unwrap().is_played());
+            }
+        }
+    }
+    // A book built afresh replaces the file rather than merging with it.
+    let mut fresh = BookBuilder::new(44);
+    fresh.add_game(&games_a[0]).unwrap();
+    value(&mut fresh);
+    fresh.publish(&path).unwrap();
+    assert_eq!(
+        Book::open(&path, Verify::Full).unwrap().len() as usize,
+        fresh.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -8,7 +8,7 @@ mod candidates;
 pub use candidates::{candidate_schedule, Candidate};
 
 use crate::board::{Board, Move};
-use crate::book::{Book, BookBuilder, Verify};
+use crate::book::{Book, BookInfo, BookSet, BookSource, Verify};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
 use crate::search::{Limits, Report, Searcher, Selectivity};
@@ -46,8 +46,9 @@ pub enum Task {
     /// Forget the transposition table (a new game; a republished book is picked up now);
     /// answered by [`Outcome::Cleared`].
     Clear,
-    /// Add a game (moves from the standard start) to the book, value the new positions and
-    /// republish the file; answered by [`Outcome::Learned`].
+    /// Add a game (moves from the standard start) to the user's book (never the shipped
+    /// one), value the new positions and republish that file; answered by
+    /// [`Outcome::Learned`].
     Learn { moves: Vec<Move> },
 }
 
@@ -147,23 +148,41 @@ struct Job {
 pub struct EngineOptions {
     /// Report every elapsed time as 0 ms (reproducible transcripts in tests).
     pub zero_times: bool,
-    /// The opening book to map (none: play without a book).
+    /// The shipped opening book, only ever read (none: no shipped book).
     pub book: Option<BookSetting>,
+    /// The user's book: learned games are written there (never into `book`), and it is
+    /// consulted before `book` (none: `learn` stores nothing).
+    pub user_book: Option<BookSetting>,
     /// Book moves losing at most this many discs may be chosen (0: always the best).
     pub book_randomness: u32,
+    /// Seed of the random book choices (none: a new seed in every process).
+    pub book_seed: Option<u64>,
 }
 
-/// Where the book is and how to check it when it is (re)opened.
+/// Where a book is and how to check it when it is (re)opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookSetting {
     pub path: PathBuf,
     pub verify: Verify,
 }
 
-/// The book the worker has mapped, and how to tell that the file was replaced since.
-struct OpenBook {
-    book: Arc<Book>,
-    stamp: Option<FileStamp>,
+/// One book file the worker consults, and what became of its last (re)opening.
+struct BookSlot {
+    setting: BookSetting,
+    /// The user's book, which may not exist yet (nothing learned).
+    user: bool,
+    state: SlotState,
+}
+
+enum SlotState {
+    /// Not opened yet.
+    Closed,
+    Open {
+        book: Arc<Book>,
+        stamp: Option<FileStamp>,
+    },
+    /// This version of the file could not be opened (the reason was logged once).
+    Failed { stamp: Option<FileStamp> },
 }
 
 /// Identity of a file version: replacing the file by rename changes it.
@@ -217,16 +236,24 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("wedge-engine".into())
             .spawn(move || {
+                let seed = options.book_seed.unwrap_or_else(crate::rng::fresh_seed);
+                if options.book_randomness > 0 {
+                    tracing::info!(
+                        "book randomness {}: seed {seed} (--book-seed {seed} repeats the choices)",
+                        options.book_randomness
+                    );
+                }
                 let mut worker = Worker {
                     searcher: make(),
                     stop: worker_stop,
                     running: worker_running,
                     sink,
+                    slots: book_slots(&options),
                     options,
-                    book: None,
-                    rng: Rng::new(0x5eed_b00c),
+                    books: None,
+                    rng: Rng::new(seed),
                 };
-                worker.reopen_book();
+                worker.reopen_books();
                 let _ = ready_tx.send(());
                 while let Ok(job) = rx.recv() {
                     worker.run(job);
@@ -316,47 +343,117 @@ struct Worker<E: Evaluator> {
     running: Arc<AtomicU64>,
     sink: EventSink,
     options: EngineOptions,
-    book: Option<OpenBook>,
+    /// The user's book first, then the shipped one.
+    slots: Vec<BookSlot>,
+    /// The books open now, in the order they are consulted (none when none is).
+    books: Option<Arc<BookSet>>,
     rng: Rng,
 }
 
+/// The books of `options`, the user's first. A shipped book that is the user's book's file
+/// is consulted once, as the user's.
+fn book_slots(options: &EngineOptions) -> Vec<BookSlot> {
+    let mut slots = Vec::new();
+    if let Some(user) = &options.user_book {
+        slots.push(BookSlot {
+            setting: user.clone(),
+            user: true,
+            state: SlotState::Closed,
+        });
+    }
+    if let Some(shipped) = &options.book {
+        if !slots
+            .iter()
+            .any(|s| same_file(&s.setting.path, &shipped.path))
+        {
+            slots.push(BookSlot {
+                setting: shipped.clone(),
+                user: false,
+                state: SlotState::Closed,
+            });
+        }
+    }
+    slots
+}
+
+/// True when two paths name one file (the same path, or the same existing file).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
 impl<E: Evaluator> Worker<E> {
-    /// Maps the book (again, when the file was replaced since it was mapped). A bad book is
-    /// reported and the engine plays on without it.
-    fn reopen_book(&mut self) {
-        let Some(setting) = self.options.book.clone() else {
-            return;
-        };
-        let stamp = file_stamp(&setting.path);
-        if self.book.as_ref().is_some_and(|b| b.stamp == stamp) {
+    /// Maps the books (again, when a file was replaced since it was mapped). A book that
+    /// cannot be opened is reported once per version of its file, and the engine plays on
+    /// without it; a user's book that does not exist yet is no error.
+    fn reopen_books(&mut self) {
+        let mut changed = false;
+        for slot in &mut self.slots {
+            let stamp = file_stamp(&slot.setting.path);
+            match &slot.state {
+                SlotState::Open { stamp: seen, .. } | SlotState::Failed { stamp: seen }
+                    if *seen == stamp =>
+                {
+                    continue
+                }
+                _ => {}
+            }
+            changed = true;
+            let path = &slot.setting.path;
+            slot.state = match Book::open(path, slot.setting.verify) {
+                Ok(book) => {
+                    tracing::info!("book {}: {} positions", path.display(), book.len());
+                    SlotState::Open {
+                        book: Arc::new(book),
+                        stamp,
+                    }
+                }
+                Err(_) if slot.user && stamp.is_none() => {
+                    tracing::debug!("no user book at {} yet", path.display());
+                    SlotState::Failed { stamp }
+                }
+                Err(e) => {
+                    tracing::error!("{e}; playing without it");
+                    SlotState::Failed { stamp }
+                }
+            };
+        }
+        if !changed {
             return;
         }
-        match Book::open(&setting.path, setting.verify) {
-            Ok(book) => {
-                tracing::info!("book {}: {} positions", setting.path.display(), book.len());
-                let book = Arc::new(book);
-                self.searcher
-                    .set_book(Some(book.clone() as Arc<dyn crate::book::BookLookup>));
-                self.book = Some(OpenBook { book, stamp });
-            }
-            Err(e) => {
-                tracing::error!("{e}; playing without the book");
-                self.searcher.set_book(None);
-                self.book = None;
-            }
-        }
+        let open: Vec<Arc<Book>> = self
+            .slots
+            .iter()
+            .filter_map(|s| match &s.state {
+                SlotState::Open { book, .. } => Some(book.clone()),
+                _ => None,
+            })
+            .collect();
+        self.books = (!open.is_empty()).then(|| Arc::new(BookSet::new(open)));
+        self.searcher.set_book(
+            self.books
+                .clone()
+                .map(|b| b as Arc<dyn crate::book::BookLookup>),
+        );
     }
 
     /// The book's move for the root, as a report (depth 0, no nodes), after a
     /// [`Event::Book`] listing it.
     fn book_move(&mut self, id: JobId, board: &Board) -> Option<Report> {
-        let book = self.book.as_ref()?.book.clone();
-        let choice =
-            crate::book::choice::choose(&book, board, self.options.book_randomness, &mut self.rng)?;
+        let book = self.books.clone()?;
+        let choice = crate::book::choice::choose(
+            &*book,
+            board,
+            self.options.book_randomness,
+            &mut self.rng,
+        )?;
         let mv = Move::Play(choice.sq);
         // The child's record says how deep the value was searched; a deviation whose
         // successor is below the book's minimum has only the root's (smaller) depth.
-        let child = book.probe(&board.play_flips(choice.sq, board.flips(choice.sq)));
+        let child = BookSource::probe(&*book, &board.play_flips(choice.sq, board.flips(choice.sq)));
         let (depth, solved) = match child {
             Some(p) => (p.depth + 1, p.is_solved()),
             None => (choice.probe.depth, choice.probe.is_solved()),
@@ -387,17 +484,16 @@ impl<E: Evaluator> Worker<E> {
     /// [`Event::Book`] when there are any; returns their squares (0 when the position is not
     /// in the book, or is a leaf with no book move).
     fn book_hint(&mut self, id: JobId, board: &Board, count: usize) -> u64 {
-        let Some(open) = self.book.as_ref() else {
+        let Some(book) = self.books.clone() else {
             return 0;
         };
-        let book = open.book.clone();
-        if board.empty_count() < book.info().min_empties as u32 {
+        if board.empty_count() < book.fewest_empties() {
             return 0;
         }
-        let Some(probe) = book.probe(board).filter(|p| p.valued) else {
+        let Some(probe) = BookSource::probe(&*book, board).filter(|p| p.valued) else {
             return 0;
         };
-        let mut moves: Vec<BookMove> = crate::book::choice::book_children(&book, board)
+        let mut moves: Vec<BookMove> = crate::book::choice::book_children(&*book, board)
             .into_iter()
             .map(|c| BookMove {
                 mv: Move::Play(c.sq),
@@ -432,42 +528,64 @@ impl<E: Evaluator> Worker<E> {
         squares
     }
 
-    /// Adds a game to the book file and republishes it.
+    /// Adds a game to the user's book and republishes it (the shipped book is never
+    /// written). A new user's book takes the shipped book's settings.
     fn learn(&mut self, moves: &[Move]) -> Result<String, String> {
-        let setting = self.options.book.clone().ok_or("no book is loaded")?;
-        let mut builder =
-            BookBuilder::load_or_new(&setting.path, crate::book::builder::DEFAULT_MIN_EMPTIES)
-                .map_err(|e| e.to_string())?;
-        let new = builder.add_game(moves).map_err(|e| e.to_string())?;
-        let depth = match builder.info.search_depth {
-            0 => 12,
-            d => d as u32,
+        let Some(setting) = self
+            .slots
+            .iter()
+            .find(|s| s.user)
+            .map(|s| s.setting.clone())
+        else {
+            return Err("no user's book to learn into (see --learn-book)".into());
         };
-        builder.info.search_depth = depth as u8;
+        let shipped = self.slots.iter().find_map(|s| match &s.state {
+            SlotState::Open { book, .. } if !s.user => Some(book.info().clone()),
+            _ => None,
+        });
+        let template = BookInfo {
+            description: "Games learned by Wedge".into(),
+            ..shipped.unwrap_or_else(|| {
+                crate::book::BookBuilder::new(crate::book::builder::DEFAULT_MIN_EMPTIES).info
+            })
+        };
         let eval = self.searcher.evaluator_arc();
-        let make = || {
+        let make = |depth: u32| {
             crate::search::valuer::SearchValuer::new(
                 Searcher::new(eval.clone(), 16, 1),
                 depth,
                 Selectivity::NONE,
             )
         };
-        let stats = builder.sweep(Some(&make), self.searcher.threads(), &|_, _| {});
-        builder.publish(&setting.path).map_err(|e| e.to_string())?;
-        self.reopen_book();
+        let r = crate::book::store::learn_game(
+            &setting.path,
+            moves,
+            &template,
+            &make,
+            self.searcher.threads(),
+        )
+        .map_err(|e| e.to_string())?;
+        self.reopen_books();
         Ok(format!(
-            "{new} new positions, {} searched, {} solved; {} positions",
-            stats.searched,
-            stats.solved,
-            builder.len()
+            "{}: {} new positions, {} searched, {} solved; {} positions{}",
+            setting.path.display(),
+            r.new_positions,
+            r.stats.searched,
+            r.stats.solved,
+            r.positions,
+            if r.merged {
+                " (added to the version another engine published meanwhile)"
+            } else {
+                ""
+            }
         ))
     }
 
     fn run(&mut self, job: Job) {
         let id = job.id;
         if matches!(job.task, Task::Search { .. } | Task::Candidates { .. }) {
-            // A republished book is picked up before the next move (one stat call).
-            self.reopen_book();
+            // A republished book is picked up before the next move (a stat call per book).
+            self.reopen_books();
         }
         let outcome = match job.task {
             Task::Search { board, limits } => match self.book_move(id, &board) {
@@ -514,7 +632,7 @@ impl<E: Evaluator> Worker<E> {
             Task::Evaluate { board } => Outcome::Static(self.searcher.evaluator().evaluate(&board)),
             Task::Clear => {
                 self.searcher.clear();
-                self.reopen_book();
+                self.reopen_books();
                 Outcome::Cleared
             }
             Task::Learn { moves } => Outcome::Learned(self.learn(&moves)),

@@ -5,6 +5,7 @@
 //! is `X O * B W 0` or `Black`/`White` in any case, with or without whitespace before it. Output is
 //! canonical: `X`/`O`/`-` cells, a space, `X` or `O`.
 
+use super::error::Excerpt;
 use super::{Color, Position};
 use crate::board::Board;
 
@@ -17,8 +18,8 @@ pub enum BoardStringErrorKind {
     TooFewCells { found: usize },
     #[error("the side to move is missing after the 64 cells")]
     MissingSide,
-    #[error("{found:?} is not a side to move (expected X, O, B, W, Black or White)")]
-    BadSide { found: String },
+    #[error("{found} is not a side to move (expected X, O, B, W, Black or White)")]
+    BadSide { found: Excerpt },
 }
 
 /// A board string that did not parse, with the 1-based character column where it went wrong.
@@ -95,7 +96,7 @@ pub fn parse_position(text: &str) -> Result<Position, BoardStringError> {
     let to_move = parse_side(side_word).ok_or_else(|| BoardStringError {
         column: side_column,
         kind: BoardStringErrorKind::BadSide {
-            found: side_word.to_string(),
+            found: Excerpt::of(side_word),
         },
     })?;
     let board = match to_move {

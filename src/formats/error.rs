@@ -40,6 +40,49 @@ impl fmt::Display for TextLocation {
     }
 }
 
+/// A piece of input quoted in an error message: whole when short, else its first
+/// [`Excerpt::MAX_CHARS`] characters, an ellipsis and its length (a 5 MB line is not echoed).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Excerpt {
+    /// The quoted text (the beginning only when `bytes` is larger).
+    pub text: String,
+    /// The length of the whole text in bytes.
+    pub bytes: usize,
+}
+
+impl Excerpt {
+    pub const MAX_CHARS: usize = 80;
+
+    pub fn of(text: &str) -> Excerpt {
+        let cut = text
+            .char_indices()
+            .nth(Self::MAX_CHARS)
+            .map_or(text.len(), |(i, _)| i);
+        Excerpt {
+            text: text[..cut].to_string(),
+            bytes: text.len(),
+        }
+    }
+
+    /// True when the whole text is quoted.
+    pub fn is_whole(&self) -> bool {
+        self.text.len() == self.bytes
+    }
+}
+
+impl fmt::Display for Excerpt {
+    /// Quoted like `{:?}` of a string; a cut text ends in `…` and gives its length.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_whole() {
+            write!(f, "{:?}", self.text)
+        } else {
+            let quoted = format!("{:?}", self.text);
+            let inner = &quoted[..quoted.len() - 1];
+            write!(f, "{inner}…\" ({} bytes)", self.bytes)
+        }
+    }
+}
+
 /// The 1-based character column of byte `offset` within a single line.
 pub(crate) fn char_column(line: &str, offset: usize) -> usize {
     TextLocation::of_offset(line, offset).column
@@ -48,6 +91,21 @@ pub(crate) fn char_column(line: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_texts_are_quoted_in_part_with_their_length() {
+        assert_eq!(Excerpt::of("f9").to_string(), "\"f9\"");
+        assert_eq!(Excerpt::of("a\"b").to_string(), "\"a\\\"b\"");
+        let long = "é".repeat(100);
+        let e = Excerpt::of(&long);
+        assert!(!e.is_whole());
+        assert_eq!(
+            e.to_string(),
+            format!("\"{}…\" (200 bytes)", "é".repeat(80))
+        );
+        let exact = "x".repeat(80);
+        assert_eq!(Excerpt::of(&exact).to_string(), format!("{exact:?}"));
+    }
 
     #[test]
     fn locates_lines_and_columns() {

@@ -30,7 +30,7 @@ pub use board_string::{
     format_position, parse_position, parse_side, BoardStringError, BoardStringErrorKind,
 };
 pub use clock::{format_clock, parse_clock, Clock, ClockError};
-pub use error::TextLocation;
+pub use error::{Excerpt, TextLocation};
 pub use game::{Game, GameInfo, IllegalReason, PassPolicy, ReplayError};
 pub use ggf::{
     format_ggf, parse_ggf, parse_ggf_games, GameType, GgfError, GgfErrorKind, GgfGame, GgfGames,

@@ -7,7 +7,7 @@
 //! (`… X; G8:+18; H1:+12;`), so a suite line prints back byte for byte.
 
 use super::board_string::{parse_position, BoardStringErrorKind};
-use super::error::char_column;
+use super::error::{char_column, Excerpt};
 use super::game::{play_checked, IllegalReason};
 use super::move_item::{format_move_upper, parse_move_token};
 use super::Position;
@@ -38,12 +38,12 @@ pub enum ObfErrorKind {
     Empty,
     #[error("{0}")]
     Board(BoardStringErrorKind),
-    #[error("{found:?} is not a field (expected MOVE:SCORE or SCORE)")]
-    BadField { found: String },
-    #[error("{found:?} is not a move")]
-    BadMove { found: String },
-    #[error("{found:?} is not a score (expected a whole number of discs in -64..=64)")]
-    BadScore { found: String },
+    #[error("{found} is not a field (expected MOVE:SCORE or SCORE)")]
+    BadField { found: Excerpt },
+    #[error("{found} is not a move")]
+    BadMove { found: Excerpt },
+    #[error("{found} is not a score (expected a whole number of discs in -64..=64)")]
+    BadScore { found: Excerpt },
     #[error("a second bare score field")]
     DuplicateScore,
     #[error("{mv} is illegal in this position: {reason}")]
@@ -114,7 +114,7 @@ fn add_field(entry: &mut ObfEntry, field: &str) -> Result<(), (usize, ObfErrorKi
             let mv = parse_move_token(move_text.trim()).ok_or((
                 0,
                 ObfErrorKind::BadMove {
-                    found: move_text.to_string(),
+                    found: Excerpt::of(move_text),
                 },
             ))?;
             play_checked(&entry.position, mv)
@@ -122,7 +122,7 @@ fn add_field(entry: &mut ObfEntry, field: &str) -> Result<(), (usize, ObfErrorKi
             let score = parse_score(score_text).ok_or((
                 move_text.len() + 1,
                 ObfErrorKind::BadScore {
-                    found: score_text.to_string(),
+                    found: Excerpt::of(score_text),
                 },
             ))?;
             entry.moves.push((mv, score));
@@ -132,11 +132,11 @@ fn add_field(entry: &mut ObfEntry, field: &str) -> Result<(), (usize, ObfErrorKi
             let score = parse_score(field).ok_or_else(|| {
                 let kind = if parse_move_token(field).is_some() {
                     ObfErrorKind::BadField {
-                        found: field.to_string(),
+                        found: Excerpt::of(field),
                     }
                 } else {
                     ObfErrorKind::BadScore {
-                        found: field.to_string(),
+                        found: Excerpt::of(field),
                     }
                 };
                 (0, kind)

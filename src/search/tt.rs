@@ -102,6 +102,25 @@ impl TranspositionTable {
     /// As [`TranspositionTable::new`], failing with a message when the system refuses the
     /// memory.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let n = Self::buckets_for(megabytes);
+        let buckets = TableMemory::new(n).map_err(|e| Self::refused(megabytes, e))?;
+        Ok(TranspositionTable {
+            buckets,
+            shift: 64 - n.trailing_zeros(),
+            age: AtomicU8::new(0),
+            clean: AtomicBool::new(true),
+        })
+    }
+
+    /// Checks at once, without keeping it, that a table of `megabytes` MB could be made (a
+    /// table made later on another thread would fail only then).
+    pub fn check_size(megabytes: usize) -> Result<(), String> {
+        TableMemory::<Bucket>::check(Self::buckets_for(megabytes))
+            .map_err(|e| Self::refused(megabytes, e))
+    }
+
+    /// Buckets in a table of at most `megabytes` MB: a power of two, at least 1024.
+    fn buckets_for(megabytes: usize) -> usize {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
         let mut n = 1024usize;
         while (n * 2)
@@ -110,17 +129,11 @@ impl TranspositionTable {
         {
             n *= 2;
         }
-        let buckets = TableMemory::new(n).map_err(|e| {
-            format!(
-                "cannot get {megabytes} MB for the transposition table ({e}); try a smaller --hash"
-            )
-        })?;
-        Ok(TranspositionTable {
-            buckets,
-            shift: 64 - n.trailing_zeros(),
-            age: AtomicU8::new(0),
-            clean: AtomicBool::new(true),
-        })
+        n
+    }
+
+    fn refused(megabytes: usize, e: std::io::Error) -> String {
+        format!("cannot get {megabytes} MB for the transposition table: {e}; try a smaller --hash")
     }
 
     /// Size in bytes.

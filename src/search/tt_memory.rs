@@ -28,13 +28,12 @@ pub struct TableMemory<T: ZeroedAtomics> {
 
 impl<T: ZeroedAtomics> TableMemory<T> {
     /// Maps `len` zeroed values; huge pages are asked for, not required. Fails when the
-    /// system refuses the memory.
+    /// system refuses the memory, or when it is more than the process may use (faulting the
+    /// pages in would then get the process killed instead).
     pub fn new(len: usize) -> std::io::Result<TableMemory<T>> {
-        let bytes = len
-            .checked_mul(std::mem::size_of::<T>())
-            .ok_or_else(|| std::io::Error::other("size overflows"))?
-            .max(1);
-        let map = memmap2::MmapMut::map_anon(bytes)?;
+        let bytes = Self::bytes_for(len)?;
+        check_limits(bytes)?;
+        let map = memmap2::MmapMut::map_anon(bytes).map_err(|e| with_limit(e, bytes))?;
         #[cfg(target_os = "linux")]
         {
             // Advice only: without transparent huge pages the table works on small pages.
@@ -47,6 +46,24 @@ impl<T: ZeroedAtomics> TableMemory<T> {
         };
         memory.touch_pages();
         Ok(memory)
+    }
+
+    /// The bytes of `len` values.
+    fn bytes_for(len: usize) -> std::io::Result<usize> {
+        Ok(len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(|| std::io::Error::other("size overflows"))?
+            .max(1))
+    }
+
+    /// Checks that `len` values could be mapped now, without keeping or touching the memory:
+    /// a quick check before the table is really made (on another thread, later).
+    pub fn check(len: usize) -> std::io::Result<()> {
+        let bytes = Self::bytes_for(len)?;
+        check_limits(bytes)?;
+        memmap2::MmapMut::map_anon(bytes)
+            .map(drop)
+            .map_err(|e| with_limit(e, bytes))
     }
 
     /// Faults every page in now (the kernel zeroes it), so that the first search does not
@@ -77,6 +94,93 @@ impl<T: ZeroedAtomics> Deref for TableMemory<T> {
         // mutability), for which all-zero bytes are valid values.
         unsafe { std::slice::from_raw_parts(ptr.cast::<T>(), self.len) }
     }
+}
+
+/// Fails when `bytes` is more than the process may use: its address space (`ulimit -v`), its
+/// control group's memory, or the machine's memory and swap.
+fn check_limits(bytes: usize) -> std::io::Result<()> {
+    let bytes = bytes as u64;
+    let too_much = |what: String| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("{} MB is more than {what}", bytes >> 20),
+        ))
+    };
+    if let Some(limit) = address_space_limit().filter(|&l| bytes > l) {
+        return too_much(format!(
+            "the {} MB address space this process may use (ulimit -v)",
+            limit >> 20
+        ));
+    }
+    if let Some(limit) = cgroup_memory_limit().filter(|&l| bytes > l) {
+        return too_much(format!(
+            "the {} MB of memory of this process's control group",
+            limit >> 20
+        ));
+    }
+    if let Some(total) = machine_memory().filter(|&t| bytes > t) {
+        return too_much(format!(
+            "the {} MB of memory and swap of this machine",
+            total >> 20
+        ));
+    }
+    Ok(())
+}
+
+/// A failed mapping, with the address-space limit when there is one (the usual cause).
+fn with_limit(e: std::io::Error, bytes: usize) -> std::io::Error {
+    match address_space_limit() {
+        Some(limit) => std::io::Error::new(
+            e.kind(),
+            format!(
+                "{e}: {} MB do not fit in the {} MB address space this process may use \
+                 (ulimit -v) beside what it uses already",
+                bytes >> 20,
+                limit >> 20
+            ),
+        ),
+        None => e,
+    }
+}
+
+/// The soft address-space limit (`ulimit -v`) in bytes, if any (Linux: /proc/self/limits).
+fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The memory limit of the process's control group (v2, else v1), if any.
+fn cgroup_memory_limit() -> Option<u64> {
+    [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .find_map(|f| std::fs::read_to_string(f).ok())
+    .and_then(|s| s.trim().parse::<u64>().ok())
+    // "max", or v1's page-rounded 2^63 for none.
+    .filter(|&l| l < 1 << 62)
+}
+
+/// The machine's memory and swap in bytes (Linux: /proc/meminfo).
+fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb = |key: &str| -> Option<u64> {
+        info.lines()
+            .find(|l| l.starts_with(key))?
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()
+    };
+    Some((kb("MemTotal:")? + kb("SwapTotal:").unwrap_or(0)) * 1024)
 }
 
 /// Asks the processor to start loading every cache line of `value` into its caches: a hint

@@ -11,7 +11,7 @@ use crate::eval::Evaluator;
 use crate::formats::{parse_ggf_games, parse_transcript, read_wthor_games};
 use crate::search::{Searcher, Selectivity};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Games read from files, and what could not be used.
@@ -159,31 +159,48 @@ pub fn value_book<E: Evaluator + 'static>(
             selectivity,
         )
     };
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} positions {per_sec} eta {eta}",
-        )
-        .expect("valid template"),
-    );
-    let progress = |done: usize, total: usize| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
+    let progress = Mutex::new(Progress::new(
+        "valuing",
+        0,
+        "{bar:40} {pos}/{len} positions {per_sec} eta {eta}",
+    ));
+    let started = Instant::now();
+    let update = |done: usize, total: usize| {
+        if let Ok(mut p) = progress.lock() {
+            p.update(done as u64, total as u64, || {
+                format!(
+                    "{done}/{total} positions, {:.0} s",
+                    started.elapsed().as_secs_f64()
+                )
+            });
+        }
     };
-    let stats = book.sweep(Some(&make), threads, &progress);
-    bar.finish_and_clear();
+    let stats = book.sweep(Some(&make), threads, &update);
+    if let Ok(p) = progress.lock() {
+        p.finish();
+    }
     stats
 }
 
 /// `wedge book stats`: first line `positions: N`, then counts by kind, by empties, and the
-/// histogram of search depths.
-pub fn stats_text(book: &Book) -> Result<String, String> {
+/// histogram of search depths. Damaged records (possible when the table's checksum was
+/// skipped) are counted apart and left out of the histograms.
+pub fn stats_text(book: &Book) -> String {
     let info = book.info();
-    let mut by_empties = [0u64; 61];
+    let mut by_empties = [0u64; 65];
     let mut depths = [0u64; 256];
     let mut unvalued = 0u64;
+    let mut damaged = 0u64;
+    let mut first_damage = None;
     for r in book.records() {
-        let r = r.map_err(|e| format!("damaged record: {e}"))?;
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                damaged += 1;
+                first_damage.get_or_insert(e);
+                continue;
+            }
+        };
         by_empties[r.key.empty_count() as usize] += 1;
         depths[r.depth as usize] += 1;
         if r.kind == NodeKind::UnsolvedBranch && r.deviation == Deviation::NotComputed {
@@ -194,6 +211,9 @@ pub fn stats_text(book: &Book) -> Result<String, String> {
     let mut s = format!("positions: {}\n", book.len());
     s += &format!("solved: {solved}\nunsolved leaves: {leaves}\nunsolved branches: {branches}\n");
     s += &format!("not yet valued: {unvalued}\n");
+    if let Some(e) = first_damage {
+        s += &format!("damaged records: {damaged}, ignored (the first: {e})\n");
+    }
     s += &format!(
         "level: {}; minimum empties {}; search depth {}; solved from {} empties\n",
         info.level.name(),
@@ -222,7 +242,7 @@ pub fn stats_text(book: &Book) -> Result<String, String> {
             s += &format!("  {d:2} {c}\n");
         }
     }
-    Ok(s)
+    s
 }
 
 /// `wedge book probe`: what the book says about `board` (any orientation, passes resolved).
@@ -400,6 +420,81 @@ pub fn probe_latency(book: &Book, probes: usize, seed: u64) -> ([f64; 2], [f64; 
     (time(&stored), time(&absent))
 }
 
+/// Seconds between two progress lines when stderr is not a terminal.
+pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// When a long command prints its next progress line: at the first update, then once
+/// `every` has passed since the last line.
+#[derive(Clone, Copy, Debug)]
+pub struct LineTimer {
+    every: std::time::Duration,
+    last: Option<Instant>,
+}
+
+impl LineTimer {
+    pub fn new(every: std::time::Duration) -> LineTimer {
+        LineTimer { every, last: None }
+    }
+
+    /// True when a line is due at `now` (which then counts as the last line's time).
+    pub fn due(&mut self, now: Instant) -> bool {
+        let due = self
+            .last
+            .is_none_or(|last| now.saturating_duration_since(last) >= self.every);
+        if due {
+            self.last = Some(now);
+        }
+        due
+    }
+}
+
+/// Progress of a long book command: a bar on a terminal; elsewhere (a log file, a pipe, where
+/// the bar would not show) a line on stderr every [`PROGRESS_EVERY`].
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    lines: LineTimer,
+    what: &'static str,
+}
+
+impl Progress {
+    fn new(what: &'static str, length: u64, template: &str) -> Progress {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(length);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(template).expect("valid template"),
+            );
+            bar
+        });
+        Progress {
+            bar,
+            lines: LineTimer::new(PROGRESS_EVERY),
+            what,
+        }
+    }
+
+    fn update(&mut self, position: u64, length: u64, message: impl FnOnce() -> String) {
+        match &self.bar {
+            Some(bar) => {
+                bar.set_length(length);
+                bar.set_position(position);
+                bar.set_message(message());
+            }
+            None => {
+                if self.lines.due(Instant::now()) {
+                    eprintln!("{}: {}", self.what, message());
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// How long an expansion runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
@@ -464,14 +559,11 @@ pub fn expand_book<E: Evaluator + 'static>(
         ..Default::default()
     };
     let start = Instant::now();
-    let bar = match budget {
-        Budget::Expansions(n) => indicatif::ProgressBar::new(n),
-        Budget::Time(t) => indicatif::ProgressBar::new(t.as_secs()),
+    let length = match budget {
+        Budget::Expansions(n) => n,
+        Budget::Time(t) => t.as_secs(),
     };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {msg} eta {eta}")
-            .expect("valid template"),
-    );
+    let mut progress = Progress::new("expand", length, "{bar:40} {msg} eta {eta}");
     let mut prio = refresh(book, doe);
     let mut last_save = Instant::now();
     loop {
@@ -499,16 +591,19 @@ pub fn expand_book<E: Evaluator + 'static>(
             }
         }
         let secs = start.elapsed().as_secs_f64();
-        bar.set_position(match budget {
+        let position = match budget {
             Budget::Expansions(_) => report.expansions,
             Budget::Time(_) => secs as u64,
+        };
+        progress.update(position, length, || {
+            format!(
+                "{} expansions, {} positions, {:.1} positions/s, {:.0} s",
+                report.expansions,
+                book.len(),
+                (book.len().saturating_sub(report.positions_before)) as f64 / secs.max(1e-9),
+                secs
+            )
         });
-        bar.set_message(format!(
-            "{} expansions, {} positions, {:.1} positions/s",
-            report.expansions,
-            book.len(),
-            (book.len() - report.positions_before) as f64 / secs.max(1e-9)
-        ));
         if last_save.elapsed() >= save_every {
             book.publish(path).map_err(|e| e.to_string())?;
             report.saves += 1;
@@ -518,7 +613,7 @@ pub fn expand_book<E: Evaluator + 'static>(
     refresh(book, doe);
     book.publish(path).map_err(|e| e.to_string())?;
     report.saves += 1;
-    bar.finish_and_clear();
+    progress.finish();
     report.positions_after = book.len();
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
@@ -616,4 +711,24 @@ pub fn quality_text<E: Evaluator + 'static>(
         total as f64 / n.max(1) as f64
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_progress_line_is_due_at_the_start_then_every_interval() {
+        let mut t = LineTimer::new(Duration::from_secs(10));
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        assert!(t.due(at(0)));
+        assert!(!t.due(at(9)));
+        assert!(t.due(at(10)));
+        assert!(!t.due(at(19)));
+        assert!(t.due(at(25)));
+        assert!(!t.due(at(34)));
+        assert!(t.due(at(35)));
+    }
 }

@@ -1,0 +1,227 @@
+//! Writing a book file that other processes may write too: writers take turns through a lock
+//! file beside the book, and learning a game replays it on whatever version is published when
+//! its turn comes, so engines learning at the same time never lose a game.
+
+use super::builder::{BookBuilder, Origin, SweepStats};
+use super::file::{Book, BookError, BookInfo, Consistency, Verify};
+use super::Valuer;
+use crate::board::{IllegalMove, Move};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+
+/// The exclusive right to write one book file, held until dropped: an advisory lock on
+/// `.NAME.lock` beside the book, a file that exists only while a writer holds it.
+pub struct BookLock {
+    file: File,
+    path: PathBuf,
+}
+
+/// The lock file of the book at `book`.
+pub fn lock_path(book: &Path) -> PathBuf {
+    let name = book
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "book".into());
+    book.with_file_name(format!(".{name}.lock"))
+}
+
+impl BookLock {
+    /// Waits until no other writer holds the lock of the book at `book`, then takes it.
+    pub fn acquire(book: &Path) -> Result<BookLock, BookError> {
+        let path = lock_path(book);
+        let error = |source| BookError::Lock {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut told = false;
+        loop {
+            let file = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .map_err(error)?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    if !std::mem::replace(&mut told, true) {
+                        tracing::info!(
+                            "{}: another process is writing the book; waiting for its lock",
+                            book.display()
+                        );
+                    }
+                    file.lock().map_err(error)?;
+                }
+                Err(TryLockError::Error(e)) => return Err(error(e)),
+            }
+            // The holder before us removes the file before it unlocks: the lock counts only
+            // when the name still leads to the file we locked.
+            if still_named(&file, &path) {
+                return Ok(BookLock { file, path });
+            }
+        }
+    }
+}
+
+/// True when `path` names the open `file`.
+fn still_named(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
+}
+
+impl Drop for BookLock {
+    fn drop(&mut self) {
+        // Removed while still locked, so no writer can take a lock on a name about to go.
+        #[cfg(unix)]
+        if let Err(e) = std::fs::remove_file(&self.path) {
+            tracing::debug!("cannot remove {}: {e}", self.path.display());
+        }
+        let _ = self.file.unlock();
+    }
+}
+
+/// The version of the book published at `path` ([`Book::version`]), `None` when there is no
+/// file.
+pub fn published_version(path: &Path) -> Result<Option<u64>, BookError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    Ok(Some(Book::open(path, Verify::HeaderOnly)?.version()))
+}
+
+/// Why a game could not be learned.
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    #[error(transparent)]
+    Book(#[from] BookError),
+    #[error("the game is not legal: {0}")]
+    Illegal(#[from] IllegalMove),
+    #[error("cannot create the directory {path} for the book: {source}")]
+    Directory {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// What learning a game did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LearnReport {
+    /// Positions of the game the book did not hold.
+    pub new_positions: usize,
+    pub stats: SweepStats,
+    /// Positions in the book published.
+    pub positions: usize,
+    /// Another writer published while the game was valued: it was added to that version.
+    pub merged: bool,
+}
+
+/// Adds a game (moves from the standard start) to the book at `path` (created, with
+/// `template`'s settings, when missing), values what it needs with searches of the book's
+/// search depth made by `make_valuer(depth)`, and publishes it. The searches run without the
+/// lock; when another writer published meanwhile, the game is added to that version instead,
+/// reusing the searches made, so every writer's games are kept and counted.
+pub fn learn_game<V: Valuer>(
+    path: &Path,
+    moves: &[Move],
+    template: &BookInfo,
+    make_valuer: &(dyn Fn(u32) -> V + Sync),
+    threads: usize,
+) -> Result<LearnReport, LearnError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| LearnError::Directory {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    let value = |book: &mut BookBuilder| -> SweepStats {
+        if book.info.search_depth == 0 {
+            book.info.search_depth = DEFAULT_LEARN_DEPTH;
+        }
+        let depth = book.info.search_depth as u32;
+        let make = || make_valuer(depth);
+        book.sweep(Some(&make), threads, &|_, _| {})
+    };
+    let mut book = read_for_learning(path, template)?;
+    let mut new_positions = book.add_game(moves)?;
+    let mut stats = value(&mut book);
+    let lock = BookLock::acquire(path)?;
+    let published = read_for_learning(path, template)?;
+    let merged = published.origin() != book.origin();
+    if merged {
+        // The game goes onto the published version (so it counts once), then takes the
+        // searches already made; only what neither has valued is searched now.
+        let mut theirs = published;
+        new_positions = theirs.add_game(moves)?;
+        theirs.adopt_valuations(&book);
+        let more = value(&mut theirs);
+        stats.searched += more.searched;
+        stats.solved += more.solved;
+        stats.leaves_added += more.leaves_added;
+        book = theirs;
+    }
+    book.publish_locked(path, &lock)?;
+    Ok(LearnReport {
+        new_positions,
+        stats,
+        positions: book.len(),
+        merged,
+    })
+}
+
+/// Searches of learned positions go this deep when neither book says.
+pub const DEFAULT_LEARN_DEPTH: u8 = 12;
+
+/// The book at `path`, or an empty one with `template`'s settings.
+fn read_for_learning(path: &Path, template: &BookInfo) -> Result<BookBuilder, BookError> {
+    let mut book = BookBuilder::load_or_new(path, template.min_empties)?;
+    if book.origin() == Origin::Read(None) {
+        book.info = BookInfo {
+            level: Consistency::Negamaxed,
+            weighted: false,
+            created: 0,
+            ..template.clone()
+        };
+    }
+    Ok(book)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writers_take_turns_and_leave_no_lock_file() {
+        let dir = std::env::temp_dir().join(format!("wedge-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let book = dir.join("b.book");
+        let first = BookLock::acquire(&book).unwrap();
+        // Another writer (another open file, as in another process) cannot lock it now.
+        let other = File::open(lock_path(&book)).unwrap();
+        assert!(matches!(other.try_lock(), Err(TryLockError::WouldBlock)));
+        drop(first);
+        assert!(
+            !lock_path(&book).exists(),
+            "the lock file goes with the lock"
+        );
+        // A writer that waited on the removed file finds that its lock no longer counts.
+        assert!(other.try_lock().is_ok());
+        assert!(!still_named(&other, &lock_path(&book)));
+        let second = BookLock::acquire(&book).unwrap();
+        assert!(still_named(&second.file, &lock_path(&book)));
+        drop(second);
+        drop(other);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
