@@ -144,9 +144,10 @@ impl Deadline {
                 remaining,
                 increment,
             } => {
-                // Our moves still to play, leaving the last ones (fast solves) a small share.
-                let moves_left = (empties as f64 / 2.0).max(1.0) - 4.0;
-                let moves_left = moves_left.max(2.0);
+                // Our moves still to play before the last 16 empties, which the solves play
+                // in next to no time (against NTest on a 15 s clock, the old count of all but
+                // the last 8 moves left a third of the clock unused).
+                let moves_left = ((empties as f64 - 16.0) / 2.0).max(2.0);
                 let reserve = remaining.mul_f64(0.05).min(Duration::from_secs(2));
                 let usable = remaining.saturating_sub(reserve);
                 let share = usable.div_f64(moves_left) + increment.mul_f64(0.8);

@@ -345,10 +345,14 @@ impl IterationBudget {
                 (None, 4) => 0.12,
                 (None, _) => 0.25,
             };
-            solve_nodes_estimate(n) * share / self.rate.max(1e6)
+            solve_nodes_estimate(n) * share / (ENDGAME_SPEEDUP * self.rate.max(1e6))
         })
     }
 }
+
+/// How many times faster than the midgame's the endgame's nodes go (most need no evaluation):
+/// `wedge bench` measures 25-45 M nodes/s in its solves and 8-12 M in its midgame searches.
+const ENDGAME_SPEEDUP: f64 = 3.0;
 
 /// Typical nodes of an exact solve with `n` empties from a game position, one thread: about
 /// 3.5 M at 20 empties (`wedge bench`'s solves) and 2.4 times as many per empty beyond.
@@ -673,7 +677,7 @@ mod tests {
         budget.record(4.0, 40_000_000);
         assert!((budget.predicted_secs(&pass(8, None, 4), 30).unwrap() - 24.0).abs() < 1e-9);
         // At 10 M nodes/s, a 73 % pass at 30 empties is 8 % of the estimated exact nodes.
-        let expected = solve_nodes_estimate(30) * 0.12 / 1e7;
+        let expected = solve_nodes_estimate(30) * 0.12 / (ENDGAME_SPEEDUP * 1e7);
         assert!((budget.predicted_secs(&next, 30).unwrap() - expected).abs() < 1e-6);
         let exact = budget
             .predicted_secs(&pass(30, Some(SolveMode::Exact), 0), 30)
