@@ -23,8 +23,11 @@ use wedge::protocol::gtp::parse::{parse_gtp_line, preprocess};
 use wedge::protocol::nboard::parse_nboard_line;
 use wedge::train::selfplay::record::Batch;
 
+/// A fuzz target: bytes in, a panic on a bug.
+pub type Target = fn(&[u8]);
+
 /// Every target by name, for the smoke tests and tools.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("nboard", nboard),
     ("gtp", gtp),
     ("console", console),
@@ -328,7 +331,7 @@ pub mod seeds {
             board = board.apply(m).unwrap();
         }
         let score = board.final_score();
-        (if moves.len() % 2 == 0 { score } else { -score }) as i8
+        (if moves.len().is_multiple_of(2) { score } else { -score }) as i8
     }
 
     fn wthor() -> Files {
