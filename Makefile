@@ -3,7 +3,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build run test test-long bench perft match strength lint fmt ci clean
+.PHONY: build run test test-long bench perft match strength fuzz fuzz-smoke lint fmt ci clean
 
 build:
 	$(CARGO) build --release
@@ -41,6 +41,17 @@ match: build
 # `make test`); GAMES, DEPTHS and CLOCKS as in scripts/strength.sh.
 strength: build
 	bash scripts/strength.sh
+
+# Coverage-guided fuzzing with AFL++ (needs `cargo install cargo-afl`): every target in
+# fuzz/ for FUZZ_SECS seconds, one after the other; findings under fuzz/target/afl/.
+FUZZ_SECS ?= 60
+fuzz:
+	FUZZ_SECS=$(FUZZ_SECS) bash fuzz/run.sh
+
+# The fuzz targets on the stable toolchain without AFL++: each over its seed corpus and
+# WEDGE_FUZZ_ITERS (default 20000) deterministic mutations of it. Run by CI after `make test`.
+fuzz-smoke:
+	$(CARGO) test --manifest-path fuzz/Cargo.toml
 
 lint:
 	$(CARGO) fmt --check
