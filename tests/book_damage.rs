@@ -9,30 +9,14 @@ use std::time::Duration;
 use wedge::board::{Board, Move, Square};
 use wedge::book::file::HEADER_SIZE;
 use wedge::book::record::RECORD_SIZE;
-use wedge::book::{Book, BookBuilder, BookLookup, Valuation, Valuer, Verify};
+use wedge::book::{Book, BookBuilder, Verify};
 use wedge::engine::{BookSetting, Engine, EngineOptions, Event, Outcome, Task};
 use wedge::eval::heuristic::Heuristic;
 use wedge::rng::Rng;
 use wedge::search::{Limits, Searcher};
 
-struct FakeValuer;
-
-impl Valuer for FakeValuer {
-    fn best_of(
-        &mut self,
-        board: &Board,
-        allowed: u64,
-        _exact: bool,
-        _book: &dyn BookLookup,
-    ) -> Option<Valuation> {
-        Some(Valuation {
-            sq: Square::first_of(allowed)?,
-            value: (board.hash() % 9) as i32 - 4,
-            depth: 8,
-            exact: false,
-        })
-    }
-}
+mod common;
+use common::FakeValuer;
 
 /// Random openings of `plies` plies.
 fn games(n: usize, seed: u64, plies: usize) -> Vec<Vec<Move>> {

@@ -6,27 +6,11 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use wedge::board::{Board, Move, Square};
-use wedge::book::{BookBuilder, BookLookup, Valuation, Valuer};
+use wedge::book::BookBuilder;
 use wedge::rng::Rng;
 
-struct FakeValuer;
-
-impl Valuer for FakeValuer {
-    fn best_of(
-        &mut self,
-        board: &Board,
-        allowed: u64,
-        _exact: bool,
-        _book: &dyn BookLookup,
-    ) -> Option<Valuation> {
-        Some(Valuation {
-            sq: Square::first_of(allowed)?,
-            value: (board.hash() % 9) as i32 - 4,
-            depth: 8,
-            exact: false,
-        })
-    }
-}
+mod common;
+use common::FakeValuer;
 
 fn games(n: usize, seed: u64) -> Vec<Vec<Move>> {
     let mut rng = Rng::new(seed);

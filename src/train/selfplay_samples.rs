@@ -67,7 +67,6 @@ mod tests {
     use super::*;
     use crate::eval::pattern_eval::test_weights;
     use crate::search::probcut::ProbCutModel;
-    use crate::search::Selectivity;
     use crate::train::fit::{encode_all, fit, metrics, FitConfig, Model};
     use crate::train::selfplay::{BatchId, Model as PlayModel, SelfPlay, Settings};
     use std::path::PathBuf;
@@ -78,15 +77,7 @@ mod tests {
             std::env::temp_dir().join(format!("wedge-sp-samples-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let settings = Settings {
-            depth: 2,
-            selectivity: Selectivity(3),
-            exact_empties: 8,
-            min_plies: 4,
-            max_plies: 14,
-            wthor_per_mille: 0,
-            game_hash_mb: 1,
-        };
+        let settings = Settings::TINY;
         let model = PlayModel::new(&test_weights(4, 11), ProbCutModel::empty()).unwrap();
         let sp = SelfPlay::new(model, None, settings).unwrap();
         let id = BatchId {

@@ -14,15 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 fn settings() -> Settings {
-    Settings {
-        depth: 2,
-        selectivity: Selectivity(3),
-        exact_empties: 8,
-        min_plies: 4,
-        max_plies: 14,
-        wthor_per_mille: 0,
-        game_hash_mb: 1,
-    }
+    Settings::TINY
 }
 
 fn selfplay(settings: Settings) -> SelfPlay {

@@ -73,6 +73,18 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// Tiny games for tests: depth 2, solved from 8 empties, short random openings, 1 MB
+    /// tables.
+    #[cfg(test)]
+    pub(crate) const TINY: Settings = Settings {
+        depth: 2,
+        selectivity: Selectivity(3),
+        exact_empties: 8,
+        min_plies: 4,
+        max_plies: 14,
+        wthor_per_mille: 0,
+        game_hash_mb: 1,
+    };
     /// The defaults of `wedge selfplay`.
     pub const DEFAULT: Settings = Settings {
         depth: 8,
