@@ -14,6 +14,15 @@ for t in "${targets[@]}"; do
   out=target/afl/$t
   # Resume a previous run's queue when there is one.
   input=corpus/$t
+  if [ "$t" = wthor ]; then
+    # Seeds cut from the shared WTHOR files, never copied into the repository.
+    wthor=${WEDGE_DATA:-../../shared/data}/wthor
+    input=target/wthor-seeds
+    mkdir -p "$input"
+    head -c 152 "$wthor/WTH_1990.wtb" >"$input/games.wtb"
+    head -c 16 "$wthor/WTH_1990.wtb" >"$input/empty.wtb"
+    head -c 56 "$wthor/WTHOR.JOU" >"$input/names.jou"
+  fi
   [ -d "$out/default/queue" ] && input=-
   cargo afl fuzz -i "$input" -o "$out" -V "$secs" -t 1000 "target/release/$t" >"$out.log" 2>&1 \
     || { echo "$t: afl-fuzz failed, see fuzz/$out.log" >&2; exit 1; }

@@ -302,7 +302,6 @@ pub mod seeds {
     use wedge::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
     use wedge::eval::patterns::TableKind;
     use wedge::eval::weights::{TableHeader, Weights};
-    use wedge::formats::{encode_moves, write_wthor_games, WthorGame, WthorHeader};
     use wedge::train::selfplay::record::{Batch, BatchHeader, GameRecord, Start};
     use wedge::train::selfplay::{BatchId, Settings};
 
@@ -331,43 +330,11 @@ pub mod seeds {
             board = board.apply(m).unwrap();
         }
         let score = board.final_score();
-        (if moves.len().is_multiple_of(2) { score } else { -score }) as i8
-    }
-
-    fn wthor() -> Files {
-        let header =
-            WthorHeader::from_bytes(&[20, 24, 5, 1, 0, 0, 0, 0, 0, 0, 0xe8, 0x07, 8, 0, 22, 0])
-                .unwrap();
-        let games: Vec<WthorGame> = (1..3)
-            .map(|seed| WthorGame {
-                tournament: seed as u16,
-                black: 0,
-                white: 1,
-                black_discs: 32,
-                theoretical_black_discs: 32,
-                moves: encode_moves(&full_game(seed)).unwrap(),
-            })
-            .collect();
-        let mut names = WthorHeader {
-            name_count: 2,
-            ..header
-        }
-        .to_bytes()
-        .to_vec();
-        for n in ["Black, Player", "White \u{e9}"] {
-            let mut rec = [0u8; 20];
-            let latin1: Vec<u8> = n.chars().map(|c| c as u8).collect();
-            rec[..latin1.len()].copy_from_slice(&latin1);
-            names.extend_from_slice(&rec);
-        }
-        vec![
-            (
-                "games.wtb".into(),
-                write_wthor_games(&header, &games).unwrap(),
-            ),
-            ("empty.wtb".into(), write_wthor_games(&header, &[]).unwrap()),
-            ("names.jou".into(), names),
-        ]
+        (if moves.len().is_multiple_of(2) {
+            score
+        } else {
+            -score
+        }) as i8
     }
 
     fn book() -> Files {
@@ -496,11 +463,6 @@ pub mod seeds {
 
     /// Every binary target's seed files.
     pub fn binary_seeds() -> Vec<(&'static str, Files)> {
-        vec![
-            ("wthor", wthor()),
-            ("book", book()),
-            ("weights", weights()),
-            ("batch", batch()),
-        ]
+        vec![("book", book()), ("weights", weights()), ("batch", batch())]
     }
 }

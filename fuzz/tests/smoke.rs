@@ -14,7 +14,41 @@ fn corpus_dir(target: &str) -> PathBuf {
         .join(target)
 }
 
+/// The shared WTHOR files (`$WEDGE_DATA/wthor`, else `../shared/data/wthor` beside the
+/// checkout): the wthor target's seeds are cut from them, never copied into the repository.
+fn shared_wthor() -> PathBuf {
+    std::env::var_os("WEDGE_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
+        .join("wthor")
+}
+
+/// A game file of 1990 cut to its header and first two games, and the players' file cut to
+/// its header and first two names (small seeds keep the mutations near the structure).
+fn wthor_seeds() -> Vec<Vec<u8>> {
+    let dir = shared_wthor();
+    let read = |name: &str, keep: usize| {
+        let path = dir.join(name);
+        let mut bytes = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; the wthor seeds come from ../shared/data (set WEDGE_DATA)",
+                path.display()
+            )
+        });
+        bytes.truncate(keep);
+        bytes
+    };
+    vec![
+        read("WTH_1990.wtb", 16 + 2 * 68),
+        read("WTH_1990.wtb", 16),
+        read("WTHOR.JOU", 16 + 2 * 20),
+    ]
+}
+
 fn seeds(target: &str) -> Vec<Vec<u8>> {
+    if target == "wthor" {
+        return wthor_seeds();
+    }
     let dir = corpus_dir(target);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -185,11 +219,11 @@ macro_rules! smoke_tests {
 
 smoke_tests!(nboard, gtp, console, ggf, obf, transcript, wthor, book, weights, batch);
 
-/// Every target has a test above and a seed directory.
+/// Every target has a test above and seeds: a seed directory, or for wthor the shared data.
 #[test]
 fn every_target_has_seeds() {
     for (name, _) in wedge_fuzz::TARGETS {
-        assert!(corpus_dir(name).is_dir(), "corpus/{name} is missing");
+        assert!(!seeds(name).is_empty(), "no seeds for {name}");
     }
 }
 
