@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod book;
+pub mod cli;
 pub mod engine;
 pub mod formats;
 pub mod paths;

@@ -3,8 +3,10 @@
 //! result); a shared stop flag ends the running task at once. This is the only API the
 //! protocols use; it knows nothing about who asked or how the answer is printed.
 
+mod builder;
 mod candidates;
 
+pub use builder::{BookOptions, BuildError, EngineBuilder};
 pub use candidates::{candidate_schedule, Candidate};
 
 use crate::board::{Board, Move};

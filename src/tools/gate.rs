@@ -4,7 +4,7 @@
 
 use super::match_runner::game::GameLimits;
 use super::match_runner::openings::read_openings;
-use super::match_runner::player::{EngineSpec, Protocol, TimeControl};
+use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl};
 use super::match_runner::stats::{Sprt, SprtDecision};
 use super::match_runner::{run_match, MatchConfig};
 use crate::formats::Clock;
@@ -116,7 +116,7 @@ pub fn run_gate(
             exe.display(),
             weights.display()
         ),
-        protocol: Protocol::Nboard,
+        protocol: EngineProtocol::Nboard,
         depth: Some(depth),
         name: Some(name.to_string()),
     };
@@ -136,10 +136,15 @@ pub fn run_gate(
             )
         })?;
     let matches = [
-        (args.depth, TimeControl::Depth, "depth", args.concurrency),
+        (
+            args.depth,
+            MatchTimeControl::Depth,
+            "depth",
+            args.concurrency,
+        ),
         (
             60,
-            TimeControl::Clock(Clock {
+            MatchTimeControl::Clock(Clock {
                 main_ms: clock.as_millis() as u64,
                 increment_ms: 0,
                 extension_ms: None,
