@@ -222,7 +222,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
         sources.push(Source {
             cache: label_dir.join(format!(
                 "user{i}-{stem}-{:016x}-s{}{limit_tag}.lbl",
-                crate::eval::weights::fnv1a64(path.to_string_lossy().as_bytes()),
+                crate::framing::fnv1a64(path.to_string_lossy().as_bytes()),
                 args.solve_empties
             )),
             name: stem,

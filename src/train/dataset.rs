@@ -3,7 +3,8 @@
 //! the labels instead of solving again.
 
 use crate::board::Board;
-use crate::eval::weights::{fnv1a64, write_atomic};
+use crate::eval::weights::write_atomic;
+use crate::framing::{verify_trailer, Reader, Truncated, Writer};
 use std::path::Path;
 
 /// How a label was obtained.
@@ -50,67 +51,61 @@ const RECORD: usize = 24;
 
 /// Serialises samples.
 pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(20 + RECORD * samples.len() + 8);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(samples.len() as u64).to_le_bytes());
+    let mut out = Writer::new(&MAGIC, VERSION, 20 + RECORD * samples.len() + 8);
+    out.u64(samples.len() as u64);
     for s in samples {
-        out.extend_from_slice(&s.board.player.to_le_bytes());
-        out.extend_from_slice(&s.board.opponent.to_le_bytes());
-        out.push(s.label as u8);
-        out.push(s.kind as u8);
-        out.extend_from_slice(&s.year.to_le_bytes());
-        out.extend_from_slice(&s.game.to_le_bytes());
+        out.u64(s.board.player);
+        out.u64(s.board.opponent);
+        out.u8(s.label as u8);
+        out.u8(s.kind as u8);
+        out.u16(s.year);
+        out.u32(s.game);
     }
-    let sum = fnv1a64(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    out.finish()
 }
 
 /// Parses and validates serialised samples.
 pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
-    if bytes.len() < 28 || bytes[..8] != MAGIC {
+    let mut r = Reader::new(bytes);
+    let header = (r.array::<8>(), r.u32(), r.u64());
+    let (Ok(magic), Ok(version), Ok(n)) = header else {
+        return Err("not a label cache file (bad magic or too short)".into());
+    };
+    if bytes.len() < 28 || magic != MAGIC {
         return Err("not a label cache file (bad magic or too short)".into());
     }
-    let u32_at =
-        |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    let u64_at = |i: usize| {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(&bytes[i..i + 8]);
-        u64::from_le_bytes(a)
-    };
-    if u32_at(8) != VERSION {
+    if version != VERSION {
         return Err(format!(
-            "label cache version {} (expected {VERSION})",
-            u32_at(8)
+            "label cache version {version} (expected {VERSION})"
         ));
     }
-    let n = u64_at(12);
     let expected = 20u64
         .saturating_add(n.saturating_mul(RECORD as u64))
         .saturating_add(8);
-    check_size_and_checksum(bytes, expected)?;
-    let end = bytes.len() - 8;
+    let body = check_size_and_checksum(bytes, expected)?;
     let mut out = Vec::with_capacity(n as usize);
-    for r in bytes[20..end].chunks_exact(RECORD) {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(&r[0..8]);
-        let player = u64::from_le_bytes(a);
-        a.copy_from_slice(&r[8..16]);
-        let opponent = u64::from_le_bytes(a);
-        let kind = LabelKind::from_u8(r[17]).ok_or("bad label kind")?;
+    for rec in body[20..].chunks_exact(RECORD) {
+        let (player, opponent, label, kind, year, game) =
+            read_record(rec).map_err(|_| "a record is shorter than its size")?;
+        let kind = LabelKind::from_u8(kind).ok_or("bad label kind")?;
         if player & opponent != 0 {
             return Err("overlapping discs in a record".into());
         }
         out.push(Sample {
             board: Board::new(player, opponent),
-            label: r[16] as i8,
+            label: label as i8,
             kind,
-            year: u16::from_le_bytes([r[18], r[19]]),
-            game: u32::from_le_bytes([r[20], r[21], r[22], r[23]]),
+            year,
+            game,
         });
     }
     Ok(out)
+}
+
+/// The fields of one record: discs, label, label kind, year, game.
+fn read_record(rec: &[u8]) -> Result<(u64, u64, u8, u8, u16, u32), Truncated> {
+    let mut r = Reader::new(rec);
+    Ok((r.u64()?, r.u64()?, r.u8()?, r.u8()?, r.u16()?, r.u32()?))
 }
 
 /// Writes a cache file atomically.
@@ -127,16 +122,12 @@ pub fn load_samples(path: &Path) -> Result<Vec<Sample>, String> {
 
 /// Checks that a cache file has the length its header implies and that its last 8 bytes are
 /// the FNV-1a 64 checksum of everything before them.
-pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<(), String> {
+/// Returns what the checksum covers.
+pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<&[u8], String> {
     if expected != bytes.len() as u64 || bytes.len() < 8 {
         return Err(format!("{} bytes, header implies {expected}", bytes.len()));
     }
-    let end = bytes.len() - 8;
-    let stored = bytes[end..].try_into().map(u64::from_le_bytes).unwrap_or(0);
-    if stored != fnv1a64(&bytes[..end]) {
-        return Err("checksum mismatch".into());
-    }
-    Ok(())
+    verify_trailer(bytes).map_err(|_| "checksum mismatch".to_string())
 }
 
 #[cfg(test)]

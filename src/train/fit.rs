@@ -11,7 +11,8 @@ use crate::eval::patterns::{
     folded, indices, layout, phase, scalar_indices, N_INSTANCES, N_PATTERN_TYPES, N_SCALAR_TABLES,
     N_TABLES,
 };
-use crate::eval::weights::{fnv1a64, Weights};
+use crate::eval::weights::Weights;
+use crate::framing::fnv1a64;
 use crate::rng::Rng;
 use std::path::Path;
 

@@ -6,7 +6,7 @@ use super::record::{GameProblem, NO_VALUE, PASS_BYTE};
 use super::*;
 use crate::board::{Board, Move};
 use crate::eval::pattern_eval::test_weights;
-use crate::eval::weights::fnv1a64;
+use crate::framing::fnv1a64;
 use crate::search::probcut::ProbCutModel;
 use crate::search::{Limits, Searcher, Selectivity, SolveMode};
 use std::path::{Path, PathBuf};
