@@ -177,7 +177,7 @@ fn search_valuer(
 
 /// Publishes a book and says what it holds.
 fn publish(book: &mut BookBuilder, path: &Path) -> Result<(), CliError> {
-    book.publish(path).map_err(|e| e.to_string())?;
+    book.publish(path)?;
     eprintln!(
         "{}: {} positions, level {}",
         path.display(),
@@ -192,7 +192,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
     let builder = common.builder();
     let open = || -> Result<(PathBuf, Book), CliError> {
         let path = builder.book_path().ok_or("no book: pass --book FILE")?;
-        let book = Book::open(&path, builder.verify()).map_err(|e| e.to_string())?;
+        let book = Book::open(&path, builder.verify())?;
         Ok((path, book))
     };
     // Commands that write need the file named: the shipped book is never rewritten by accident.
@@ -243,14 +243,13 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 let [f] = files.as_slice() else {
                     return Err(CliError::Usage("--forest takes exactly one file".into()));
                 };
-                crate::book::forest::import_forest(f).map_err(|e| e.to_string())?
+                crate::book::forest::import_forest(f)?
             } else {
-                BookBuilder::load_or_new(&path, min_empties).map_err(|e| e.to_string())?
+                BookBuilder::load_or_new(&path, min_empties)?
             };
             if text {
                 for f in &files {
-                    let st =
-                        crate::book::text::import_text(f, &mut book).map_err(|e| e.to_string())?;
+                    let st = crate::book::text::import_text(f, &mut book)?;
                     eprintln!("{}: {st:?}", f.display());
                 }
             } else if !forest {
@@ -281,7 +280,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         }
         BookCommand::Negamax { valuing } => {
             let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let mut book = BookBuilder::load_or_new(&path, 20)?;
             value(&mut book, &valuing)?;
             publish(&mut book, &path)
         }
@@ -292,7 +291,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             save_every,
         } => {
             let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let mut book = BookBuilder::load_or_new(&path, 20)?;
             let eval = Arc::new(builder.evaluation()?);
             let doe = dropout.params();
             let r = tool::expand_book(
@@ -324,7 +323,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             depth,
         } => {
             let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let mut book = BookBuilder::load_or_new(&path, 20)?;
             let mut set = tool::GameSet::default();
             tool::read_games(&lines, &mut set)?;
             let mut valuer = search_valuer(&builder, depth)?;
@@ -337,7 +336,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 &doe,
                 &mut valuer,
             );
-            book.publish(&path).map_err(|e| e.to_string())?;
+            book.publish(&path)?;
             println!("{made} expansions; {} positions", book.len());
             Ok(())
         }
@@ -348,7 +347,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             depth,
         } => {
             let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let mut book = BookBuilder::load_or_new(&path, 20)?;
             let mut valuer = search_valuer(&builder, depth)?;
             let root = Board::START.canonical().0;
             let r = crate::book::deviate::deviate(
@@ -359,7 +358,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 budget,
                 &mut valuer,
             );
-            book.publish(&path).map_err(|e| e.to_string())?;
+            book.publish(&path)?;
             println!(
                 "{} rounds, {} positions made played; {} positions",
                 r.rounds,
@@ -370,10 +369,10 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         }
         BookCommand::Refresh { dropout } => {
             let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20).map_err(|e| e.to_string())?;
+            let mut book = BookBuilder::load_or_new(&path, 20)?;
             let doe = dropout.params();
             let prio = crate::book::expansion::refresh(&mut book, &doe);
-            book.publish(&path).map_err(|e| e.to_string())?;
+            book.publish(&path)?;
             println!(
                 "{} positions; {} reachable from the start; root priority {:.2}",
                 book.len(),
@@ -406,13 +405,13 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         }
         BookCommand::Export { forest, text } => {
             let (_, book) = open()?;
-            let builder = BookBuilder::from_book(&book).map_err(|e| e.to_string())?;
+            let builder = BookBuilder::from_book(&book)?;
             if let Some(f) = forest {
-                crate::book::forest::export_forest(&builder, &f).map_err(|e| e.to_string())?;
+                crate::book::forest::export_forest(&builder, &f)?;
                 eprintln!("{}: forest of {} positions", f.display(), builder.len());
             }
             if let Some(f) = text {
-                crate::book::text::export_text(&builder, &f).map_err(|e| e.to_string())?;
+                crate::book::text::export_text(&builder, &f)?;
                 eprintln!("{}: text book", f.display());
             }
             Ok(())

@@ -22,6 +22,17 @@ use crate::engine::BuildError;
 pub enum CliError {
     #[error(transparent)]
     Build(#[from] BuildError),
+    #[error(transparent)]
+    Book(#[from] crate::book::BookError),
+    #[error(transparent)]
+    Forest(#[from] crate::book::forest::ForestError),
+    #[error(transparent)]
+    TextBook(#[from] crate::book::text::TextError),
+    #[error(transparent)]
+    BookTool(#[from] crate::tools::book::BookToolError),
+    /// An I/O failure the library reports as it is.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
     /// Arguments that parse but do not fit together.
     #[error("{0}")]
     Usage(String),

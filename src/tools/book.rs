@@ -14,6 +14,25 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// Why a book tool failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BookToolError {
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Wthor {
+        path: std::path::PathBuf,
+        source: crate::formats::WthorError,
+    },
+    #[error(transparent)]
+    Write(std::io::Error),
+    #[error(transparent)]
+    Book(#[from] crate::book::BookError),
+}
+
 /// Games read from files, and what could not be used.
 #[derive(Debug, Default)]
 pub struct GameSet {
@@ -23,16 +42,22 @@ pub struct GameSet {
 }
 
 /// Reads games from WTHOR (`.wtb`), GGF (`.ggf`) or transcript files (one game per line).
-pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), String> {
-    let name = path.display();
+pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
+    let read_error = |source| BookToolError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     match ext.as_str() {
         "wtb" => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-            let games = read_wthor_games(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            let bytes = std::fs::read(path).map_err(read_error)?;
+            let games = read_wthor_games(&bytes).map_err(|source| BookToolError::Wthor {
+                path: path.to_path_buf(),
+                source,
+            })?;
             for g in games.games() {
                 match g.squares() {
                     Ok(sq) => set.games.push(sq.into_iter().map(Move::Play).collect()),
@@ -41,7 +66,7 @@ pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), String> {
             }
         }
         "ggf" => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+            let text = std::fs::read_to_string(path).map_err(read_error)?;
             for g in parse_ggf_games(&text) {
                 match g {
                     Ok(g) if g.game().start() == crate::formats::Position::START => {
@@ -52,7 +77,7 @@ pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), String> {
             }
         }
         _ => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+            let text = std::fs::read_to_string(path).map_err(read_error)?;
             for line in text.lines() {
                 let line = line.trim();
                 if line.is_empty() || line.starts_with('#') {
@@ -348,7 +373,7 @@ pub fn synthetic_records(bytes: u64, seed: u64) -> Vec<Record> {
 }
 
 /// Writes a synthetic book of about `bytes` bytes at `path`.
-pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize), String> {
+pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize), BookToolError> {
     let records = synthetic_records(bytes, seed);
     let info = BookInfo {
         min_empties: 20,
@@ -361,7 +386,7 @@ pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize
     };
     let image = encode_book(&info, &records);
     let size = image.len() as u64;
-    crate::paths::write_atomic(path, &image).map_err(|e| e.to_string())?;
+    crate::paths::write_atomic(path, &image).map_err(BookToolError::Write)?;
     Ok((size, records.len()))
 }
 
@@ -544,7 +569,7 @@ pub fn expand_book<E: Evaluator + 'static>(
     depth: u32,
     threads: usize,
     save_every: std::time::Duration,
-) -> Result<ExpandReport, String> {
+) -> Result<ExpandReport, BookToolError> {
     use crate::book::expansion::{expand_batch, expand_once, refresh};
     use crate::search::valuer::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
@@ -605,13 +630,13 @@ pub fn expand_book<E: Evaluator + 'static>(
             )
         });
         if last_save.elapsed() >= save_every {
-            book.publish(path).map_err(|e| e.to_string())?;
+            book.publish(path)?;
             report.saves += 1;
             last_save = Instant::now();
         }
     }
     refresh(book, doe);
-    book.publish(path).map_err(|e| e.to_string())?;
+    book.publish(path)?;
     report.saves += 1;
     progress.finish();
     report.positions_after = book.len();

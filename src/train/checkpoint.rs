@@ -2,6 +2,7 @@
 //! atomically after every epoch so an interrupted run resumes losing at most the epoch in
 //! progress. A checkpoint made under a different configuration or dataset is not resumed.
 
+use super::dataset::{CacheError, CacheProblem};
 use crate::eval::weights::write_atomic;
 use crate::framing::{Reader, Truncated, Writer};
 use std::path::Path;
@@ -40,9 +41,9 @@ impl Checkpoint {
         out.finish()
     }
 
-    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CacheProblem> {
         let mut r = Reader::new(bytes);
-        let bad = |_: Truncated| "not a checkpoint (bad magic or too short)".to_string();
+        let bad = |_: Truncated| CacheProblem::NotACache("checkpoint");
         let magic = r.array::<8>().map_err(bad)?;
         if bytes.len() < HEADER + 8 || magic != MAGIC {
             return Err(bad(Truncated {
@@ -52,7 +53,7 @@ impl Checkpoint {
         }
         let version = r.u32().map_err(bad)?;
         if version != VERSION {
-            return Err(format!("checkpoint version {version}"));
+            return Err(CacheProblem::CheckpointVersion(version));
         }
         let (config_hash, epoch) = (r.u64().map_err(bad)?, r.u32().map_err(bad)?);
         let (step, n) = (r.u64().map_err(bad)?, r.u64().map_err(bad)?);
@@ -75,19 +76,29 @@ impl Checkpoint {
         })
     }
 
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        write_atomic(path, &self.to_bytes())
-            .map_err(|e| format!("cannot write checkpoint {}: {e}", path.display()))
+    pub fn save(&self, path: &Path) -> Result<(), CacheError> {
+        write_atomic(path, &self.to_bytes()).map_err(|source| CacheError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// The checkpoint at `path`, `Ok(None)` when there is none.
-    pub fn load(path: &Path) -> Result<Option<Checkpoint>, String> {
+    pub fn load(path: &Path) -> Result<Option<Checkpoint>, CacheError> {
         match std::fs::read(path) {
-            Ok(bytes) => Checkpoint::from_bytes(&bytes)
-                .map(Some)
-                .map_err(|e| format!("checkpoint {}: {e}", path.display())),
+            Ok(bytes) => {
+                Checkpoint::from_bytes(&bytes)
+                    .map(Some)
+                    .map_err(|problem| CacheError::Bad {
+                        path: path.to_path_buf(),
+                        problem,
+                    })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("cannot read checkpoint {}: {e}", path.display())),
+            Err(source) => Err(CacheError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
         }
     }
 }

@@ -276,7 +276,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
         for (si, games) in todo {
             let samples = label_games(&games, 0, &cfg, &mut progress, base);
             base += games.len() as u64;
-            save_samples(&sources[si].cache, &samples)?;
+            save_samples(&sources[si].cache, &samples).map_err(|e| e.to_string())?;
             parts.push((si, samples));
         }
         progress.finish(base);

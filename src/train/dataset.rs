@@ -45,6 +45,45 @@ pub struct Sample {
     pub game: u32,
 }
 
+/// What is wrong with a training cache's bytes (a label cache or a checkpoint).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CacheProblem {
+    #[error("not a {0} (bad magic or too short)")]
+    NotACache(&'static str),
+    #[error("label cache version {0} (expected {VERSION})")]
+    LabelVersion(u32),
+    #[error("checkpoint version {0}")]
+    CheckpointVersion(u32),
+    #[error("{len} bytes, header implies {expected}")]
+    Length { len: usize, expected: u64 },
+    #[error("checksum mismatch")]
+    Checksum,
+    #[error("bad label kind")]
+    LabelKind,
+    #[error("overlapping discs in a record")]
+    Overlap,
+}
+
+/// A training cache that could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {problem}", path.display())]
+    Bad {
+        path: std::path::PathBuf,
+        problem: CacheProblem,
+    },
+}
+
 const MAGIC: [u8; 8] = *b"WEDGELBL";
 const VERSION: u32 = 1;
 const RECORD: usize = 24;
@@ -65,19 +104,18 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
 }
 
 /// Parses and validates serialised samples.
-pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, CacheProblem> {
     let mut r = Reader::new(bytes);
     let header = (r.array::<8>(), r.u32(), r.u64());
+    let not_a_cache = CacheProblem::NotACache("label cache file");
     let (Ok(magic), Ok(version), Ok(n)) = header else {
-        return Err("not a label cache file (bad magic or too short)".into());
+        return Err(not_a_cache);
     };
     if bytes.len() < 28 || magic != MAGIC {
-        return Err("not a label cache file (bad magic or too short)".into());
+        return Err(not_a_cache);
     }
     if version != VERSION {
-        return Err(format!(
-            "label cache version {version} (expected {VERSION})"
-        ));
+        return Err(CacheProblem::LabelVersion(version));
     }
     let expected = 20u64
         .saturating_add(n.saturating_mul(RECORD as u64))
@@ -85,11 +123,15 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
     let body = check_size_and_checksum(bytes, expected)?;
     let mut out = Vec::with_capacity(n as usize);
     for rec in body[20..].chunks_exact(RECORD) {
+        // Records are whole: the length was checked against the count.
         let (player, opponent, label, kind, year, game) =
-            read_record(rec).map_err(|_| "a record is shorter than its size")?;
-        let kind = LabelKind::from_u8(kind).ok_or("bad label kind")?;
+            read_record(rec).map_err(|_| CacheProblem::Length {
+                len: bytes.len(),
+                expected,
+            })?;
+        let kind = LabelKind::from_u8(kind).ok_or(CacheProblem::LabelKind)?;
         if player & opponent != 0 {
-            return Err("overlapping discs in a record".into());
+            return Err(CacheProblem::Overlap);
         }
         out.push(Sample {
             board: Board::new(player, opponent),
@@ -109,25 +151,36 @@ fn read_record(rec: &[u8]) -> Result<(u64, u64, u8, u8, u16, u32), Truncated> {
 }
 
 /// Writes a cache file atomically.
-pub fn save_samples(path: &Path, samples: &[Sample]) -> Result<(), String> {
-    write_atomic(path, &samples_to_bytes(samples))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+pub fn save_samples(path: &Path, samples: &[Sample]) -> Result<(), CacheError> {
+    write_atomic(path, &samples_to_bytes(samples)).map_err(|source| CacheError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Reads a cache file.
-pub fn load_samples(path: &Path) -> Result<Vec<Sample>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    samples_from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load_samples(path: &Path) -> Result<Vec<Sample>, CacheError> {
+    let bytes = std::fs::read(path).map_err(|source| CacheError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    samples_from_bytes(&bytes).map_err(|problem| CacheError::Bad {
+        path: path.to_path_buf(),
+        problem,
+    })
 }
 
 /// Checks that a cache file has the length its header implies and that its last 8 bytes are
 /// the FNV-1a 64 checksum of everything before them.
 /// Returns what the checksum covers.
-pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<&[u8], String> {
+pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<&[u8], CacheProblem> {
     if expected != bytes.len() as u64 || bytes.len() < 8 {
-        return Err(format!("{} bytes, header implies {expected}", bytes.len()));
+        return Err(CacheProblem::Length {
+            len: bytes.len(),
+            expected,
+        });
     }
-    verify_trailer(bytes).map_err(|_| "checksum mismatch".to_string())
+    verify_trailer(bytes).map_err(|_| CacheProblem::Checksum)
 }
 
 #[cfg(test)]

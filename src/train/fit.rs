@@ -446,7 +446,8 @@ pub fn fit(
                 m: m.clone(),
                 v: v.clone(),
             }
-            .save(path)?;
+            .save(path)
+            .map_err(|e| e.to_string())?;
         }
         progress.set(u64::from(epoch + 1));
     }
