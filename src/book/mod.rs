@@ -25,6 +25,6 @@ pub use record::{Deviation, NodeKind, Record, RecordError};
 pub use set::{BookSet, BookSource};
 
 #[cfg(test)]
-mod test_valuers;
+pub(crate) mod test_valuers;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! that run them (read games, label with a cache, fit with checkpoints, write weights; or
 //! evaluate an OBF file).
 
-use super::dataset::{load_samples, save_samples, Sample};
+use super::dataset::{load_samples, save_samples, LabelledPosition};
 use super::evaluate::{evaluate_entries, format_error_table};
 use super::fit::{encode_all, fit, metrics, FitConfig, Model};
 use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
@@ -186,7 +186,7 @@ struct Source {
 
 /// Reads, labels (with the cache) and returns the training samples; games from 2017-2020 are
 /// never read.
-pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
+pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, String> {
     let threads = threads_of(args);
     let label_dir = args.work.join("labels");
     std::fs::create_dir_all(&label_dir)
@@ -233,7 +233,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
     }
     // Cached sources load; the others are read now and labelled below.
     let mut remaining = args.max_games.unwrap_or(usize::MAX);
-    let mut parts: Vec<(usize, Vec<Sample>)> = Vec::new();
+    let mut parts: Vec<(usize, Vec<LabelledPosition>)> = Vec::new();
     let mut todo: Vec<(usize, Vec<GameRecord>)> = Vec::new();
     for (si, src) in sources.iter().enumerate() {
         if remaining == 0 {
@@ -304,7 +304,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
 }
 
 /// True for the games kept aside to watch the fit (one in 20, by a hash of the game id).
-pub fn is_validation(s: &Sample) -> bool {
+pub fn is_validation(s: &LabelledPosition) -> bool {
     crate::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
 }
 
@@ -324,7 +324,7 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 
 /// True for the training games kept by `--game-fraction` (by a hash of the game id that is
 /// independent of the validation split).
-fn in_fraction(s: &Sample, fraction: f64) -> bool {
+fn in_fraction(s: &LabelledPosition, fraction: f64) -> bool {
     let bucket = crate::board::hash::mix64(u64::from(s.game) ^ 0xF4AC_710E) % 1_000_000;
     (bucket as f64) < fraction * 1_000_000.0
 }
@@ -365,7 +365,8 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     }
     let started = std::time::Instant::now();
     let samples = training_samples(args)?;
-    let (val, mut train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(is_validation);
+    let (val, mut train): (Vec<LabelledPosition>, Vec<LabelledPosition>) =
+        samples.into_iter().partition(is_validation);
     if args.game_fraction < 1.0 {
         train.retain(|s| in_fraction(s, args.game_fraction));
     }
@@ -483,8 +484,8 @@ mod tests {
     use super::*;
     use crate::train::dataset::LabelKind;
 
-    fn sample(game: u32) -> Sample {
-        Sample {
+    fn sample(game: u32) -> LabelledPosition {
+        LabelledPosition {
             board: crate::board::Board::default(),
             label: 0,
             kind: LabelKind::Theoretical,
@@ -495,7 +496,7 @@ mod tests {
 
     #[test]
     fn game_fraction_keeps_about_that_share_of_games() {
-        let games: Vec<Sample> = (0..20_000).map(sample).collect();
+        let games: Vec<LabelledPosition> = (0..20_000).map(sample).collect();
         let kept = games.iter().filter(|s| in_fraction(s, 0.25)).count();
         assert!((4_600..5_400).contains(&kept), "kept {kept} of 20000");
         // A smaller fraction keeps a subset of a larger one.

@@ -36,7 +36,7 @@ impl LabelKind {
 
 /// A position with its label (disc difference for the side to move).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Sample {
+pub struct LabelledPosition {
     pub board: Board,
     pub label: i8,
     pub kind: LabelKind,
@@ -89,7 +89,7 @@ const VERSION: u32 = 1;
 const RECORD: usize = 24;
 
 /// Serialises samples.
-pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
+pub fn samples_to_bytes(samples: &[LabelledPosition]) -> Vec<u8> {
     let mut out = Writer::new(&MAGIC, VERSION, 20 + RECORD * samples.len() + 8);
     out.u64(samples.len() as u64);
     for s in samples {
@@ -104,7 +104,7 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
 }
 
 /// Parses and validates serialised samples.
-pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, CacheProblem> {
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<LabelledPosition>, CacheProblem> {
     let mut r = Reader::new(bytes);
     let header = (r.array::<8>(), r.u32(), r.u64());
     let not_a_cache = CacheProblem::NotACache("label cache file");
@@ -133,7 +133,7 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, CacheProblem> {
         if player & opponent != 0 {
             return Err(CacheProblem::Overlap);
         }
-        out.push(Sample {
+        out.push(LabelledPosition {
             board: Board::new(player, opponent),
             label: label as i8,
             kind,
@@ -151,7 +151,7 @@ fn read_record(rec: &[u8]) -> Result<(u64, u64, u8, u8, u16, u32), Truncated> {
 }
 
 /// Writes a cache file atomically.
-pub fn save_samples(path: &Path, samples: &[Sample]) -> Result<(), CacheError> {
+pub fn save_samples(path: &Path, samples: &[LabelledPosition]) -> Result<(), CacheError> {
     write_atomic(path, &samples_to_bytes(samples)).map_err(|source| CacheError::Write {
         path: path.to_path_buf(),
         source,
@@ -159,7 +159,7 @@ pub fn save_samples(path: &Path, samples: &[Sample]) -> Result<(), CacheError> {
 }
 
 /// Reads a cache file.
-pub fn load_samples(path: &Path) -> Result<Vec<Sample>, CacheError> {
+pub fn load_samples(path: &Path) -> Result<Vec<LabelledPosition>, CacheError> {
     let bytes = std::fs::read(path).map_err(|source| CacheError::Read {
         path: path.to_path_buf(),
         source,
@@ -190,14 +190,14 @@ mod tests {
     #[test]
     fn samples_round_trip_and_corruption_is_refused() {
         let s = vec![
-            Sample {
+            LabelledPosition {
                 board: Board::START,
                 label: -12,
                 kind: LabelKind::Exact,
                 year: 1999,
                 game: 7,
             },
-            Sample {
+            LabelledPosition {
                 board: Board::START.pass(),
                 label: 64,
                 kind: LabelKind::FinalResult,

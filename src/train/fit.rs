@@ -4,7 +4,7 @@
 //! parameter layout is exactly the weights file's (phase, table, folded entry).
 
 use super::checkpoint::Checkpoint;
-use super::dataset::Sample;
+use super::dataset::LabelledPosition;
 use super::progress::Progress;
 use crate::eval::pattern_eval::expected_tables;
 use crate::eval::patterns::{
@@ -30,7 +30,7 @@ pub struct Row {
 }
 
 /// Encodes a sample for a model with `n_phases` phases.
-pub fn encode(s: &Sample, n_phases: usize) -> Row {
+pub fn encode(s: &LabelledPosition, n_phases: usize) -> Row {
     let raw = indices(&s.board);
     let l = layout();
     let mut idx = [0u16; N_INSTANCES];
@@ -61,7 +61,7 @@ pub fn training_phases(empties: u32, n_phases: usize, window: u32) -> Vec<usize>
 }
 
 /// Encodes a sample once for every phase it trains (see [`training_phases`]).
-pub fn encode_windowed(s: &Sample, n_phases: usize, window: u32) -> Vec<Row> {
+pub fn encode_windowed(s: &LabelledPosition, n_phases: usize, window: u32) -> Vec<Row> {
     let own = encode(s, n_phases);
     training_phases(u32::from(own.empties), n_phases, window)
         .into_iter()
@@ -75,7 +75,12 @@ pub fn encode_windowed(s: &Sample, n_phases: usize, window: u32) -> Vec<Row> {
 
 /// Encodes samples on `threads` threads, keeping their order; each sample gives one row per
 /// phase it trains (`window` plies; 0 = its own phase only).
-pub fn encode_all(samples: &[Sample], n_phases: usize, window: u32, threads: usize) -> Vec<Row> {
+pub fn encode_all(
+    samples: &[LabelledPosition],
+    n_phases: usize,
+    window: u32,
+    threads: usize,
+) -> Vec<Row> {
     let threads = threads.max(1);
     let chunk = samples.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {

@@ -1,7 +1,7 @@
 //! Self-play games as training samples: every searched position of the batch files in a
 //! directory, labelled by a mix of the search's value and the game's final result.
 
-use super::dataset::{LabelKind, Sample};
+use super::dataset::{LabelKind, LabelledPosition};
 use super::selfplay::{batch_files, Batch, ValueKind};
 use std::path::Path;
 
@@ -31,7 +31,7 @@ pub fn selfplay_samples(
     dir: &Path,
     source: u32,
     labels: SelfplayLabels,
-) -> Result<Vec<Sample>, String> {
+) -> Result<Vec<LabelledPosition>, String> {
     let files = batch_files(dir).map_err(|e| e.to_string())?;
     if files.is_empty() {
         return Err(format!("{}: no self-play batch files", dir.display()));
@@ -48,7 +48,7 @@ pub fn selfplay_samples(
                         (labels.label(s.search, s.result), LabelKind::SelfPlay)
                     }
                 };
-                out.push(Sample {
+                out.push(LabelledPosition {
                     board: s.board,
                     label,
                     kind,

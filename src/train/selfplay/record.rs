@@ -106,7 +106,7 @@ pub enum ValueKind {
 
 /// A searched position of a game, for training.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sample {
+pub struct SearchedPosition {
     /// The position, side to move first.
     pub board: Board,
     pub to_move: Color,
@@ -302,7 +302,10 @@ impl GameRecord {
 
     /// The searched positions of the game in order, with their values and the result from
     /// their side to move's view. The game must be valid ([`GameRecord::check`]).
-    pub fn samples<'a>(&'a self, settings: &'a Settings) -> impl Iterator<Item = Sample> + 'a {
+    pub fn samples<'a>(
+        &'a self,
+        settings: &'a Settings,
+    ) -> impl Iterator<Item = SearchedPosition> + 'a {
         let mut board = Board::START;
         self.moves.iter().enumerate().filter_map(move |(i, &mv)| {
             let before = board;
@@ -318,7 +321,7 @@ impl GameRecord {
                 Color::Black => self.result,
                 Color::White => self.result.saturating_neg(),
             };
-            Some(Sample {
+            Some(SearchedPosition {
                 board: before,
                 to_move,
                 search: self.values[i - self.opening],
@@ -490,7 +493,7 @@ impl Batch {
     }
 
     /// Every searched position of every game, in order.
-    pub fn samples(&self) -> impl Iterator<Item = Sample> + '_ {
+    pub fn samples(&self) -> impl Iterator<Item = SearchedPosition> + '_ {
         let settings = &self.header.settings;
         self.games.iter().flat_map(move |g| g.samples(settings))
     }
