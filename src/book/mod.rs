@@ -11,6 +11,7 @@ pub mod file;
 pub mod forest;
 pub mod lookup;
 pub mod mapped;
+pub mod play;
 pub mod probe;
 pub mod record;
 pub mod set;
