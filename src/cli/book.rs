@@ -202,6 +202,12 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             .clone()
             .ok_or_else(|| CliError::Usage("say which book to write with --book FILE".into()))
     };
+    // The book to write, as it is on disk (new when missing).
+    let existing = || -> Result<(PathBuf, BookBuilder), CliError> {
+        let path = target()?;
+        let book = BookBuilder::load_or_new(&path, 20)?;
+        Ok((path, book))
+    };
     let value = |book: &mut BookBuilder, v: &ValuingArgs| -> Result<(), CliError> {
         if let Some(s) = v.solve_empties {
             book.info.solve_empties = s;
@@ -279,8 +285,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             publish(&mut book, &path)
         }
         BookCommand::Negamax { valuing } => {
-            let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20)?;
+            let (path, mut book) = existing()?;
             value(&mut book, &valuing)?;
             publish(&mut book, &path)
         }
@@ -290,8 +295,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             depth,
             save_every,
         } => {
-            let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20)?;
+            let (path, mut book) = existing()?;
             let eval = Arc::new(builder.evaluation()?);
             let doe = dropout.params();
             let r = tool::expand_book(
@@ -322,8 +326,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             dropout,
             depth,
         } => {
-            let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20)?;
+            let (path, mut book) = existing()?;
             let mut set = tool::GameSet::default();
             tool::read_games(&lines, &mut set)?;
             let mut valuer = search_valuer(&builder, depth)?;
@@ -346,8 +349,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             budget,
             depth,
         } => {
-            let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20)?;
+            let (path, mut book) = existing()?;
             let mut valuer = search_valuer(&builder, depth)?;
             let root = Board::START.canonical().0;
             let r = crate::book::deviate::deviate(
@@ -368,8 +370,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             Ok(())
         }
         BookCommand::Refresh { dropout } => {
-            let path = target()?;
-            let mut book = BookBuilder::load_or_new(&path, 20)?;
+            let (path, mut book) = existing()?;
             let doe = dropout.params();
             let prio = crate::book::expansion::refresh(&mut book, &doe);
             book.publish(&path)?;

@@ -30,6 +30,8 @@ pub enum CliError {
     TextBook(#[from] crate::book::text::TextError),
     #[error(transparent)]
     BookTool(#[from] crate::tools::book::BookToolError),
+    #[error(transparent)]
+    Openings(#[from] crate::tools::match_runner::openings::OpeningsError),
     /// An I/O failure the library reports as it is.
     #[error(transparent)]
     Io(#[from] std::io::Error),

@@ -107,7 +107,7 @@ pub fn run_gate(
         None => crate::paths::find_data_file("books", "openings-8ply.txt")
             .ok_or("no books/openings-8ply.txt found; pass --openings FILE")?,
     };
-    let openings = read_openings(&openings_path)?;
+    let openings = read_openings(&openings_path).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let engine = |weights: &Path, name: &str, depth: u32| EngineSpec {
