@@ -88,14 +88,11 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
             args.threads = threads;
             Ok(wedge::train::run_train(&args)?)
         }
-        Some(Command::Eval(mut args)) => {
-            args.weights = common.weights.clone();
-            Ok(wedge::train::run_eval(&args)?)
-        }
+        Some(Command::Eval(args)) => Ok(wedge::train::run_eval(&args, &common.builder())?),
         Some(Command::Selfplay(mut args)) => {
-            (args.threads, args.weights) = (threads, common.weights.clone());
-            args.probcut = common.probcut.clone();
-            Ok(wedge::train::selfplay::run_selfplay(&args).map_err(|e| e.to_string())?)
+            args.threads = threads;
+            let run = wedge::train::selfplay::run_selfplay(&args, &common.builder());
+            Ok(run.map_err(|e| e.to_string())?)
         }
         Some(Command::Bench(args)) => bench::run(common, &args),
         Some(Command::Match(args)) => matches::run_match(&args),

@@ -108,17 +108,22 @@ impl EngineBuilder {
             .unwrap_or_else(|| "unknown".into())
     }
 
-    /// The ProbCut model: `--probcut`, else the `.probcut` file beside the weights, else none.
-    pub fn probcut(&self) -> Result<ProbCutModel, BuildError> {
-        let path = match &self.probcut {
+    /// The ProbCut model file: `--probcut`, else the `.probcut` file beside the weights, else
+    /// none.
+    pub fn probcut_path(&self) -> Option<PathBuf> {
+        match &self.probcut {
             Some(p) => Some(p.clone()),
             None => self
                 .weights_path()
                 .ok()
                 .map(|w| w.with_extension("probcut"))
                 .filter(|p| p.is_file()),
-        };
-        match path {
+        }
+    }
+
+    /// The ProbCut model of [`EngineBuilder::probcut_path`] (none: the empty model).
+    pub fn probcut(&self) -> Result<ProbCutModel, BuildError> {
+        match self.probcut_path() {
             Some(path) => Ok(ProbCutModel::load(&path)?),
             None => Ok(ProbCutModel::empty()),
         }

@@ -10,11 +10,12 @@ use super::heldout::{make_heldout, to_obf_text};
 use super::label::{label_games, LabelConfig};
 use super::progress::Progress;
 use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
+use crate::engine::EngineBuilder;
 use crate::eval::heuristic::Heuristic;
-use crate::eval::weights::{default_weights_path, write_atomic};
+use crate::eval::weights::write_atomic;
 use crate::eval::PatternEval;
 use crate::formats::parse_obf_file;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `wedge train`: fit the evaluation weights on game records.
 #[derive(clap::Args, Clone, Debug)]
@@ -119,9 +120,6 @@ pub struct EvalArgs {
     /// Search depth (0 = static evaluation).
     #[arg(long, default_value_t = 0)]
     pub depth: u32,
-    /// Weights file (set from the global `--weights`; default: weights/default.wts).
-    #[arg(skip)]
-    pub weights: Option<PathBuf>,
     /// Transposition table size for searches, MB.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
@@ -130,19 +128,9 @@ pub struct EvalArgs {
     pub summary: bool,
 }
 
-/// Loads the weights named, or the default ones.
-pub fn load_weights(path: Option<&Path>) -> Result<PatternEval, String> {
-    let path = match path {
-        Some(p) => p.to_path_buf(),
-        None => default_weights_path()
-            .ok_or("no weights file given and weights/default.wts not found")?,
-    };
-    PatternEval::load(&path).map_err(|e| e.to_string())
-}
-
-/// Runs `wedge eval`.
-pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
-    let eval = load_weights(args.weights.as_deref())?;
+/// Runs `wedge eval` with the evaluation `engine` names.
+pub fn run_eval(args: &EvalArgs, engine: &EngineBuilder) -> Result<(), String> {
+    let eval = engine.evaluation().map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let entries = parse_obf_file(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
@@ -335,7 +323,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     if let Some(out) = &args.heldout_obf {
         let entries = match &args.heldout_weights {
             Some(w) => {
-                let e = load_weights(Some(w))?;
+                let e = PatternEval::load(w).map_err(|e| e.to_string())?;
                 make_heldout(
                     &args.wthor,
                     20..=24,
