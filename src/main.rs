@@ -91,8 +91,10 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
         Some(Command::Eval(args)) => Ok(wedge::train::run_eval(&args, &common.builder())?),
         Some(Command::Selfplay(mut args)) => {
             args.threads = threads;
-            let run = wedge::train::selfplay::run_selfplay(&args, &common.builder());
-            Ok(run.map_err(|e| e.to_string())?)
+            Ok(wedge::train::selfplay::run_selfplay(
+                &args,
+                &common.builder(),
+            )?)
         }
         Some(Command::Bench(args)) => bench::run(common, &args),
         Some(Command::Match(args)) => matches::run_match(&args),

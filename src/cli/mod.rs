@@ -32,6 +32,12 @@ pub enum CliError {
     BookTool(#[from] crate::tools::book::BookToolError),
     #[error(transparent)]
     Openings(#[from] crate::tools::match_runner::openings::OpeningsError),
+    #[error(transparent)]
+    ProbCutFit(#[from] crate::tools::probcut_fit::ProbCutFitError),
+    #[error(transparent)]
+    Train(#[from] crate::train::TrainError),
+    #[error(transparent)]
+    Selfplay(#[from] crate::train::selfplay::SelfplayError),
     /// An I/O failure the library reports as it is.
     #[error(transparent)]
     Io(#[from] std::io::Error),

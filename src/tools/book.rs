@@ -8,7 +8,7 @@ use crate::book::file::encode_book;
 use crate::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
 use crate::book::{Book, BookBuilder, BookInfo};
 use crate::eval::Evaluator;
-use crate::formats::{parse_ggf_games, parse_transcript, read_wthor_games};
+use crate::formats::{parse_ggf_games, parse_transcript};
 use crate::search::{Searcher, Selectivity};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -17,16 +17,8 @@ use std::time::Instant;
 /// Why a book tool failed.
 #[derive(Debug, thiserror::Error)]
 pub enum BookToolError {
-    #[error("{}: {source}", path.display())]
-    Read {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{}: {source}", path.display())]
-    Wthor {
-        path: std::path::PathBuf,
-        source: crate::formats::WthorError,
-    },
+    #[error(transparent)]
+    Games(#[from] crate::formats::GameFileError),
     #[error(transparent)]
     Write(std::io::Error),
     #[error(transparent)]
@@ -43,21 +35,14 @@ pub struct GameSet {
 
 /// Reads games from WTHOR (`.wtb`), GGF (`.ggf`) or transcript files (one game per line).
 pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
-    let read_error = |source| BookToolError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     match ext.as_str() {
         "wtb" => {
-            let bytes = std::fs::read(path).map_err(read_error)?;
-            let games = read_wthor_games(&bytes).map_err(|source| BookToolError::Wthor {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            let bytes = crate::formats::read_file(path)?;
+            let games = crate::formats::parse_wthor(path, &bytes)?;
             for g in games.games() {
                 match g.squares() {
                     Ok(sq) => set.games.push(sq.into_iter().map(Move::Play).collect()),
@@ -66,7 +51,7 @@ pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
             }
         }
         "ggf" => {
-            let text = std::fs::read_to_string(path).map_err(read_error)?;
+            let text = crate::formats::read_text(path)?;
             for g in parse_ggf_games(&text) {
                 match g {
                     Ok(g) if g.game().start() == crate::formats::Position::START => {
@@ -77,7 +62,7 @@ pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
             }
         }
         _ => {
-            let text = std::fs::read_to_string(path).map_err(read_error)?;
+            let text = crate::formats::read_text(path)?;
             for line in text.lines() {
                 let line = line.trim();
                 if line.is_empty() || line.starts_with('#') {

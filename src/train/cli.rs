@@ -10,6 +10,7 @@ use super::heldout::{make_heldout, to_obf_text};
 use super::label::{label_games, LabelConfig};
 use super::progress::Progress;
 use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
+use super::TrainError;
 use crate::engine::EngineBuilder;
 use crate::eval::heuristic::Heuristic;
 use crate::eval::weights::write_atomic;
@@ -129,7 +130,7 @@ pub struct EvalArgs {
 }
 
 /// Runs `wedge eval` with the evaluation `engine` names.
-pub fn run_eval(args: &EvalArgs, engine: &EngineBuilder) -> Result<(), String> {
+pub fn run_eval(args: &EvalArgs, engine: &EngineBuilder) -> Result<(), TrainError> {
     let eval = engine.evaluation().map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
@@ -174,7 +175,7 @@ struct Source {
 
 /// Reads, labels (with the cache) and returns the training samples; games from 2017-2020 are
 /// never read.
-pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, String> {
+pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, TrainError> {
     let threads = threads_of(args);
     let label_dir = args.work.join("labels");
     std::fs::create_dir_all(&label_dir)
@@ -201,7 +202,8 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Strin
         return Err(format!(
             "WTHOR directory {} not found and no --games or --selfplay given",
             args.wthor.display()
-        ));
+        )
+        .into());
     }
     for (i, path) in args.games.iter().enumerate() {
         let stem = path
@@ -318,7 +320,7 @@ fn in_fraction(s: &LabelledPosition, fraction: f64) -> bool {
 }
 
 /// Runs `wedge train`.
-pub fn run_train(args: &TrainArgs) -> Result<(), String> {
+pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     let threads = threads_of(args);
     if let Some(out) = &args.heldout_obf {
         let entries = match &args.heldout_weights {

@@ -6,6 +6,7 @@
 use super::checkpoint::Checkpoint;
 use super::dataset::LabelledPosition;
 use super::progress::Progress;
+use super::TrainError;
 use crate::eval::pattern_eval::expected_tables;
 use crate::eval::patterns::{
     folded, indices, layout, phase, scalar_indices, N_INSTANCES, N_PATTERN_TYPES, N_SCALAR_TABLES,
@@ -312,14 +313,15 @@ pub fn fit(
     init: Option<&Model>,
     checkpoint: Option<&Path>,
     quiet: bool,
-) -> Result<(Model, Vec<EpochReport>), String> {
+) -> Result<(Model, Vec<EpochReport>), TrainError> {
     let mut model = Model::new(cfg.n_phases);
     if let Some(init) = init {
         if init.w.len() != model.w.len() {
             return Err(format!(
                 "the initial weights have {} phases, the fit {}",
                 init.n_phases, cfg.n_phases
-            ));
+            )
+            .into());
         }
         model.w.clone_from(&init.w);
     }

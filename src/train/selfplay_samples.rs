@@ -3,6 +3,7 @@
 
 use super::dataset::{LabelKind, LabelledPosition};
 use super::selfplay::{batch_files, Batch, ValueKind};
+use super::TrainError;
 use std::path::Path;
 
 /// Game ids of self-play samples start here, above every game-record source's ids (those are
@@ -31,10 +32,10 @@ pub fn selfplay_samples(
     dir: &Path,
     source: u32,
     labels: SelfplayLabels,
-) -> Result<Vec<LabelledPosition>, String> {
+) -> Result<Vec<LabelledPosition>, TrainError> {
     let files = batch_files(dir).map_err(|e| e.to_string())?;
     if files.is_empty() {
-        return Err(format!("{}: no self-play batch files", dir.display()));
+        return Err(format!("{}: no self-play batch files", dir.display()).into());
     }
     let mut out = Vec::new();
     let mut game = GAME_ID_BASE + (source << 22);
