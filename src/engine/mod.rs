@@ -8,7 +8,7 @@ mod candidates;
 
 pub use crate::book::play::BookSetting;
 pub use builder::{BookOptions, BuildError, EngineBuilder};
-pub use candidates::{candidate_schedule, Candidate};
+pub use candidates::{candidate_schedule, ScoredRootMove};
 
 use crate::board::{Board, Move};
 use crate::book::play::{OfferedMove, PlayBooks};
@@ -76,7 +76,7 @@ pub enum Outcome {
     /// The final report of a [`Task::Search`] (the best move even when stopped early).
     Best(Report),
     /// The last complete candidate list, best first (empty only when stopped before any).
-    Candidates(Vec<Candidate>),
+    Candidates(Vec<ScoredRootMove>),
     /// The reports of the positions analysed, in the order they were searched.
     Positions(Vec<(usize, Report)>),
     /// The static evaluation, in discs for the side to move.
@@ -101,7 +101,7 @@ pub enum Event {
     /// A complete candidate list at one depth, best first.
     Candidates {
         job: JobId,
-        list: Vec<Candidate>,
+        list: Vec<ScoredRootMove>,
         nodes: u64,
         millis: u64,
     },
@@ -500,7 +500,7 @@ impl<E: Evaluator> Worker<E> {
         limits: &Limits,
         count: usize,
         skip: u64,
-    ) -> Vec<Candidate> {
+    ) -> Vec<ScoredRootMove> {
         let started = std::time::Instant::now();
         let mut best_list = Vec::new();
         let moves: Vec<Move> = board
@@ -514,7 +514,7 @@ impl<E: Evaluator> Worker<E> {
             if r.depth == 0 && r.solved.is_none() && self.stop.load(Ordering::Relaxed) {
                 return best_list;
             }
-            return vec![Candidate::from_root(&r)];
+            return vec![ScoredRootMove::from_root(&r)];
         }
         let mut nodes = 0u64;
         for child_limits in candidate_schedule(board, limits) {
@@ -528,7 +528,7 @@ impl<E: Evaluator> Worker<E> {
                 if self.stop.load(Ordering::Relaxed) {
                     return best_list;
                 }
-                list.push(Candidate::from_child(mv, &r));
+                list.push(ScoredRootMove::from_child(mv, &r));
             }
             // Best first; equal scores keep the move-generation order (stable sort).
             list.sort_by_key(|c| -c.score);

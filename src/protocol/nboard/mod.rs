@@ -15,7 +15,7 @@ pub use parse::{parse_nboard_line, NboardCommand, NboardParseError};
 use super::text::{pv_text, upper};
 use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::Move;
-use crate::engine::{limits_for_depth, BookMove, Candidate, Event, Outcome, Task};
+use crate::engine::{limits_for_depth, BookMove, Event, Outcome, ScoredRootMove, Task};
 use crate::formats::{Game, GgfGame, MoveItem, MoveNote, Position};
 use crate::search::{Limits, Report, SolveMode};
 
@@ -288,7 +288,7 @@ fn search_line(r: &Report) -> Option<String> {
     ))
 }
 
-fn candidate_line(c: &Candidate) -> Option<String> {
+fn candidate_line(c: &ScoredRootMove) -> Option<String> {
     search_line(&c.to_report())
 }
 
