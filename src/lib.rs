@@ -4,6 +4,7 @@
 pub mod board;
 pub mod book;
 pub mod cli;
+pub mod distrib;
 pub mod engine;
 pub mod formats;
 pub mod framing;

@@ -3,7 +3,9 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use wedge::cli::{bench, book, matches, openings, perft, play, probcut, solve, tree};
+use wedge::cli::{
+    bench, book, matches, openings, perft, play, probcut, queue, solve, tree, worker,
+};
 use wedge::cli::{CliError, Common};
 
 #[derive(Parser)]
@@ -50,6 +52,11 @@ enum Command {
     /// Build, inspect and convert the opening book (`--book FILE` says which).
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Play the units of a NATS JetStream queue (`--queue nats://HOST:PORT`) until SIGTERM.
+    Worker(worker::WorkerArgs),
+    /// Look at a NATS JetStream work queue.
+    #[command(subcommand)]
+    Queue(queue::QueueCommand),
 }
 
 fn main() -> ExitCode {
@@ -101,5 +108,7 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
         Some(Command::Gate(args)) => matches::run_gate_command(&args),
         Some(Command::Openings(args)) => openings::run(common, &args),
         Some(Command::Book(cmd)) => book::run_book(common, cmd),
+        Some(Command::Worker(args)) => worker::run(common, &args),
+        Some(Command::Queue(cmd)) => queue::run(&cmd),
     }
 }

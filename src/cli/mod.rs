@@ -9,8 +9,10 @@ pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod probcut;
+pub mod queue;
 pub mod solve;
 pub mod tree;
+pub mod worker;
 
 pub use common::Common;
 
@@ -36,6 +38,8 @@ pub enum CliError {
     ProbCutFit(#[from] crate::tools::probcut_fit::ProbCutFitError),
     #[error(transparent)]
     Train(#[from] crate::train::TrainError),
+    #[error(transparent)]
+    Distrib(#[from] crate::distrib::DistribError),
     #[error(transparent)]
     Selfplay(#[from] crate::train::selfplay::SelfplayError),
     /// An I/O failure the library reports as it is.

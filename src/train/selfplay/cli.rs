@@ -56,6 +56,10 @@ pub struct SelfplayArgs {
     /// files in DIR.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub stats: Option<PathBuf>,
+    /// Play the batches on the workers of this NATS JetStream queue (nats://HOST:PORT, see
+    /// `wedge worker`) instead of local threads; the files are the same.
+    #[arg(long, value_name = "URL", conflicts_with = "stats")]
+    pub queue: Option<String>,
     /// No progress output.
     #[arg(long)]
     pub quiet: bool,
@@ -100,7 +104,6 @@ impl SelfplayArgs {
     }
 }
 
-/// Runs `wedge selfplay`.
 /// Runs `wedge selfplay` with the weights and ProbCut model `engine` names.
 pub fn run_selfplay(args: &SelfplayArgs, engine: &EngineBuilder) -> Result<(), SelfplayError> {
     if let Some(dir) = &args.stats {
@@ -149,7 +152,18 @@ pub fn run_selfplay(args: &SelfplayArgs, engine: &EngineBuilder) -> Result<(), S
         batch_size: args.batch_size,
     };
     let start = std::time::Instant::now();
-    let summary = run(out, &selfplay, &plan, threads, args.quiet)?;
+    let summary = match &args.queue {
+        Some(url) => {
+            let w = crate::eval::Weights::load(&weights)?;
+            let queue = |e: crate::distrib::DistribError| SelfplayError::Queue(e.to_string());
+            let rt = crate::distrib::runtime().map_err(queue)?;
+            rt.block_on(crate::distrib::coordinator::run_selfplay(
+                url, out, &selfplay, &w, &plan, args.quiet,
+            ))
+            .map_err(queue)?
+        }
+        None => run(out, &selfplay, &plan, threads, args.quiet)?,
+    };
     let secs = start.elapsed().as_secs_f64();
     println!(
         "{}: {} batches ({} already there, {} replaced), {} games played in {:.1} s ({:.2} games/s)",

@@ -30,7 +30,7 @@ pub use record::{
     Batch, BatchHeader, GameRecord, RecordError, RecordErrorKind, SearchedPosition, Start,
     ValueKind,
 };
-pub use run::{run, RunPlan, RunSummary};
+pub use run::{pending_batches, run, RunPlan, RunSummary};
 pub use stats::Stats;
 pub use unit::{BatchId, Settings};
 

@@ -102,17 +102,20 @@ struct Pending {
     left: usize,
 }
 
-/// Plays the batches of `plan` missing from `dir` on `threads` threads and writes them there
-/// (`batch-000123.wsp`). A batch file already there is kept when it is valid and of this run
-/// with the planned number of games; replaced when unreadable or of another length; and a
-/// valid file of another run (other seed, weights, openings or settings) is an error.
-pub fn run(
+/// A batch still to play: its id, its number of games and its file.
+pub type Todo = (BatchId, u32, PathBuf);
+
+/// The batches of `plan` still to play into `dir`, each with its number of games and file,
+/// and what is there already. A batch file already there is kept when it is valid and of this
+/// run with the planned number of games; replaced when unreadable or of another length; and
+/// a valid file of another run (other seed, weights, openings or settings) is an error.
+/// Creates `dir` and removes the temporary files a killed run left.
+pub fn pending_batches(
     dir: &Path,
     selfplay: &SelfPlay,
     plan: &RunPlan,
-    threads: usize,
     quiet: bool,
-) -> Result<RunSummary, SelfplayError> {
+) -> Result<(RunSummary, Vec<Todo>), SelfplayError> {
     std::fs::create_dir_all(dir).map_err(|source| SelfplayError::Io {
         path: dir.to_path_buf(),
         source,
@@ -156,13 +159,30 @@ pub fn run(
             }
             summary.replaced.push(path.clone());
         }
-        pending.push(Pending {
+        pending.push((id, count, path));
+    }
+    Ok((summary, pending))
+}
+
+/// Plays the batches of `plan` missing from `dir` on `threads` threads and writes them there
+/// (`batch-000123.wsp`); see [`pending_batches`] for the files already there.
+pub fn run(
+    dir: &Path,
+    selfplay: &SelfPlay,
+    plan: &RunPlan,
+    threads: usize,
+    quiet: bool,
+) -> Result<RunSummary, SelfplayError> {
+    let (mut summary, todo) = pending_batches(dir, selfplay, plan, quiet)?;
+    let mut pending: Vec<Pending> = todo
+        .into_iter()
+        .map(|(id, count, path)| Pending {
             id,
             path,
             games: vec![None; count as usize],
             left: count as usize,
-        });
-    }
+        })
+        .collect();
     // Every game of every pending batch, in order, as (batch, game) jobs.
     let mut jobs = Vec::new();
     let mut seeds = Vec::new();

@@ -1,0 +1,25 @@
+//! `wedge queue`: looking at a NATS JetStream work queue (see `wedge::distrib`).
+
+use super::CliError;
+
+/// `wedge queue` subcommands.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum QueueCommand {
+    /// Print the streams, pending units, results waiting and the workers seen.
+    Status {
+        /// The queue: nats://HOST:PORT of a `nats-server -js`.
+        #[arg(long, value_name = "URL")]
+        queue: String,
+    },
+}
+
+/// Runs a `wedge queue` subcommand.
+pub fn run(command: &QueueCommand) -> Result<(), CliError> {
+    match command {
+        QueueCommand::Status { queue } => {
+            let rt = crate::distrib::runtime()?;
+            print!("{}", rt.block_on(crate::distrib::status::status(queue))?);
+            Ok(())
+        }
+    }
+}

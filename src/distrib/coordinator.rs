@@ -1,0 +1,298 @@
+//! `wedge selfplay --queue URL`: the run's batches missing from the directory (as the local run
+//! finds them) become units on the queue, identified by their content so republishing is
+//! idempotent (`Nats-Msg-Id`); results already published are taken first, the rest as they
+//! come; each is checked against its unit and written atomically, byte for byte the file the
+//! local run writes. Restarted, it resumes: batches on disk are not asked for again.
+
+use super::error::{nats, DistribError};
+use super::files;
+use super::result::{self, key_of_subject, SELFPLAY_PREFIX, WORKER_HEADER};
+use super::setup::{self, SELFPLAY_UNITS};
+use super::unit::SelfplayUnit;
+use crate::eval::Weights;
+use crate::train::progress::Progress;
+use crate::train::selfplay::record::HEADER_LEN;
+use crate::train::selfplay::{pending_batches, RunPlan, RunSummary, SelfPlay};
+use async_nats::jetstream::{consumer, stream};
+use futures_util::StreamExt;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A generous bound on a game's bytes in a batch file (5-byte header, a move and a value byte
+/// per ply, passes included), to check a batch fits in one message.
+const MAX_GAME_BYTES: usize = 200;
+
+/// A unit on the queue and where its batch goes.
+struct Wanted {
+    unit: SelfplayUnit,
+    path: PathBuf,
+}
+
+/// Checks a result for a wanted unit and writes it; `Err` says why it is refused.
+fn accept(selfplay: &SelfPlay, wanted: &Wanted, bytes: &[u8]) -> Result<u64, DistribError> {
+    let expected = selfplay.header(wanted.unit.id);
+    let batch = result::check(bytes, &expected, wanted.unit.games).map_err(|message| {
+        DistribError::Object {
+            name: result::subject(&wanted.unit),
+            message,
+        }
+    })?;
+    batch
+        .write(&wanted.path)
+        .map_err(crate::train::selfplay::SelfplayError::from)?;
+    Ok(batch.games.len() as u64)
+}
+
+/// Runs the batches of `plan` missing from `dir` over the queue at `url`.
+pub async fn run_selfplay(
+    url: &str,
+    dir: &Path,
+    selfplay: &SelfPlay,
+    weights: &Weights,
+    plan: &RunPlan,
+    quiet: bool,
+) -> Result<RunSummary, DistribError> {
+    if selfplay.wthor.is_some() || selfplay.settings.wthor_per_mille != 0 {
+        return Err(DistribError::Usage(
+            "--wthor is not served over the queue yet: run it without --queue".into(),
+        ));
+    }
+    let (mut summary, todo) = pending_batches(dir, selfplay, plan, quiet)?;
+    let queue = setup::connect(url).await?;
+    let max_payload = queue.client.server_info().max_payload;
+    let largest = HEADER_LEN + 8 + plan.batch_size as usize * MAX_GAME_BYTES;
+    if largest > max_payload {
+        return Err(DistribError::Usage(format!(
+            "batches of {} games may not fit in the server's {max_payload}-byte messages: use --batch-size {} or less (or raise max_payload)",
+            plan.batch_size,
+            (max_payload.saturating_sub(HEADER_LEN + 8)) / MAX_GAME_BYTES
+        )));
+    }
+    let units = queue.units().await?;
+    let results = queue.results().await?;
+    queue.workers_consumer(&units).await?;
+    let uploaded = files::upload(&queue.files().await?, weights, &selfplay.model).await?;
+
+    let mut wanted: HashMap<String, Wanted> = HashMap::new();
+    for (id, games, path) in todo {
+        let unit = SelfplayUnit {
+            id,
+            games,
+            settings: selfplay.settings,
+            weights_checksum: selfplay.model.weights_checksum,
+            probcut_checksum: selfplay.model.probcut_checksum,
+        };
+        wanted.insert(unit.key(), Wanted { unit, path });
+    }
+    let total_games: u64 = wanted.values().map(|w| u64::from(w.unit.games)).sum();
+    let mut progress = Progress::new("games", total_games, quiet);
+    let mut done_games = 0u64;
+    let mut written: HashSet<String> = HashSet::new();
+
+    // Results published before (an earlier coordinator stopped before taking them).
+    let mut published_before = 0;
+    let mut keys: Vec<String> = wanted.keys().cloned().collect();
+    keys.sort_by_key(|k| wanted[k].unit.id.index);
+    let mut retry_ids: HashMap<String, String> = HashMap::new();
+    for key in &keys {
+        let subject = result::subject(&wanted[key].unit);
+        let Ok(message) = results.get_last_raw_message_by_subject(&subject).await else {
+            continue;
+        };
+        let seq = message.sequence;
+        if take(
+            selfplay,
+            &results,
+            &mut wanted,
+            key,
+            &message.payload,
+            seq,
+            &mut written,
+            &mut done_games,
+        )
+        .await?
+        {
+            published_before += 1;
+        } else {
+            // Its unit was played: a republication under its own id would be a duplicate.
+            retry_ids.insert(
+                key.clone(),
+                format!("{}-retry-{seq}", wanted[key].unit.message_id()),
+            );
+        }
+    }
+    // The rest as units. A duplicate is either still queued (or under way), or was played and
+    // its result lost: then it is queued again under a new id.
+    let mut order: Vec<&Wanted> = wanted.values().collect();
+    order.sort_by_key(|w| w.unit.id.index);
+    let mut acks = Vec::with_capacity(order.len());
+    for w in &order {
+        let key = w.unit.key();
+        let id = retry_ids
+            .get(&key)
+            .cloned()
+            .unwrap_or_else(|| w.unit.message_id());
+        acks.push((w, publish_unit(&queue.js, &w.unit, &id).await?));
+    }
+    let mut duplicates = 0;
+    for (w, ack) in acks {
+        let ack = ack.await.map_err(nats("publishing a unit"))?;
+        if !ack.duplicate {
+            continue;
+        }
+        duplicates += 1;
+        let queued = units
+            .get_last_raw_message_by_subject(&unit_subject(&w.unit))
+            .await
+            .is_ok();
+        if !queued {
+            let id = format!("{}-again-{}", w.unit.message_id(), ack.sequence);
+            publish_unit(&queue.js, &w.unit, &id)
+                .await?
+                .await
+                .map_err(nats("publishing a unit"))?;
+        }
+    }
+    if !quiet {
+        eprintln!(
+            "self-play into {} over {url}: {} batches, {} already there, {published_before} results taken from the queue, {} units queued ({duplicates} were queued already); {uploaded} files uploaded",
+            dir.display(),
+            summary.batches,
+            summary.skipped,
+            order.len()
+        );
+    }
+    progress.set(done_games);
+
+    // Results as they come.
+    let results_consumer = results
+        .create_consumer(consumer::pull::OrderedConfig {
+            filter_subject: format!("{SELFPLAY_PREFIX}>"),
+            deliver_policy: consumer::DeliverPolicy::All,
+            ..Default::default()
+        })
+        .await
+        .map_err(nats("following the results"))?;
+    let mut messages = results_consumer
+        .messages()
+        .await
+        .map_err(nats("following the results"))?;
+    while !wanted.is_empty() {
+        let next = tokio::time::timeout(Duration::from_secs(60), messages.next()).await;
+        let message = match next {
+            Err(_) => {
+                if !quiet {
+                    progress.println(&format!(
+                        "waiting for {} batches (is a `wedge worker --queue {url}` running?)",
+                        wanted.len()
+                    ));
+                }
+                continue;
+            }
+            Ok(None) => {
+                return Err(DistribError::Nats {
+                    what: "following the results".into(),
+                    message: "the stream ended".into(),
+                })
+            }
+            Ok(Some(m)) => m.map_err(nats("following the results"))?,
+        };
+        let Some(key) = key_of_subject(&message.subject).map(str::to_string) else {
+            continue;
+        };
+        let seq = message.info().map_or(0, |i| i.stream_sequence);
+        if written.contains(&key) {
+            // A second copy of a result already written (a unit played twice).
+            let _ = results.delete_message(seq).await;
+            continue;
+        }
+        if !wanted.contains_key(&key) {
+            continue; // another run's result
+        }
+        if !take(
+            selfplay,
+            &results,
+            &mut wanted,
+            &key,
+            &message.payload,
+            seq,
+            &mut written,
+            &mut done_games,
+        )
+        .await?
+        {
+            let worker = message
+                .headers
+                .as_ref()
+                .and_then(|h| h.get(WORKER_HEADER))
+                .map_or("?".to_string(), |v| v.to_string());
+            let w = &wanted[&key];
+            let retry = format!("{}-retry-{seq}", w.unit.message_id());
+            progress.println(&format!(
+                "batch {} from worker {worker} refused: queued again",
+                w.unit.id.index
+            ));
+            publish_unit(&queue.js, &w.unit, &retry)
+                .await?
+                .await
+                .map_err(nats("publishing a unit"))?;
+        }
+        progress.set(done_games);
+    }
+    progress.finish(done_games);
+    summary.games_played = done_games;
+    Ok(summary)
+}
+
+/// The subject of `unit`'s message: its own, so the stream tells whether it is still queued.
+fn unit_subject(unit: &SelfplayUnit) -> String {
+    format!("{SELFPLAY_UNITS}.{}", unit.key())
+}
+
+/// Publishes `unit` with de-duplication id `id`; returns the server's acknowledgement to await.
+async fn publish_unit(
+    js: &async_nats::jetstream::Context,
+    unit: &SelfplayUnit,
+    id: &str,
+) -> Result<async_nats::jetstream::context::PublishAckFuture, DistribError> {
+    let mut headers = async_nats::HeaderMap::new();
+    headers.insert(async_nats::header::NATS_MESSAGE_ID, id);
+    js.publish_with_headers(unit_subject(unit), headers, unit.to_bytes().into())
+        .await
+        .map_err(nats("publishing a unit"))
+}
+
+/// Takes the result `bytes` (stream sequence `seq`) of wanted unit `key`: written and removed
+/// from the stream when valid (true); when refused, logged, removed, and false.
+#[allow(clippy::too_many_arguments)]
+async fn take(
+    selfplay: &SelfPlay,
+    results: &stream::Stream,
+    wanted: &mut HashMap<String, Wanted>,
+    key: &str,
+    bytes: &[u8],
+    seq: u64,
+    written: &mut HashSet<String>,
+    done_games: &mut u64,
+) -> Result<bool, DistribError> {
+    let Some(w) = wanted.get(key) else {
+        return Ok(false);
+    };
+    let accepted = match accept(selfplay, w, bytes) {
+        Ok(games) => {
+            *done_games += games;
+            wanted.remove(key);
+            written.insert(key.to_string());
+            true
+        }
+        Err(DistribError::Object { name, message }) => {
+            eprintln!("wedge selfplay: result {name} refused: {message}");
+            false
+        }
+        Err(e) => return Err(e),
+    };
+    // Written to disk (or worthless): the stream need not keep it.
+    let _ = results.delete_message(seq).await;
+    Ok(accepted)
+}

@@ -1,0 +1,184 @@
+//! Weights and ProbCut models travel through the JetStream object store, named by checksum
+//! (`weights-<hex>.wts`, `probcut-<hex>.txt`), so a worker machine needs only the binary. A
+//! worker keeps what it fetched in a local cache directory and checks every file, fetched or
+//! cached, against the checksum the unit names before playing with it.
+
+use super::error::{nats, DistribError};
+use crate::eval::Weights;
+use crate::framing::fnv1a64;
+use crate::search::probcut::ProbCutModel;
+use crate::train::selfplay::Model;
+use async_nats::jetstream::object_store::ObjectStore;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tokio::io::AsyncReadExt;
+
+/// The object name of the weights with `checksum`.
+pub fn weights_name(checksum: u64) -> String {
+    format!("weights-{checksum:016x}.wts")
+}
+
+/// The object name of the ProbCut model with `checksum`.
+pub fn probcut_name(checksum: u64) -> String {
+    format!("probcut-{checksum:016x}.txt")
+}
+
+/// Stores `bytes` as `name` unless an object of that name is there (names are checksums).
+async fn put_once(store: &ObjectStore, name: &str, bytes: &[u8]) -> Result<bool, DistribError> {
+    if store.info(name).await.is_ok() {
+        return Ok(false);
+    }
+    let mut reader = bytes;
+    store
+        .put(name, &mut reader)
+        .await
+        .map_err(nats(format!("uploading {name}")))?;
+    Ok(true)
+}
+
+/// Uploads the weights (their canonical bytes) and the ProbCut model (its canonical text) of
+/// `model`; returns how many objects were new.
+pub async fn upload(
+    store: &ObjectStore,
+    weights: &Weights,
+    model: &Model,
+) -> Result<usize, DistribError> {
+    let bytes = weights.to_bytes().map_err(|k| DistribError::Object {
+        name: weights_name(model.weights_checksum),
+        message: k.to_string(),
+    })?;
+    let mut new = 0;
+    new += usize::from(put_once(store, &weights_name(model.weights_checksum), &bytes).await?);
+    let text = model.probcut.to_text();
+    new += usize::from(
+        put_once(
+            store,
+            &probcut_name(model.probcut_checksum),
+            text.as_bytes(),
+        )
+        .await?,
+    );
+    Ok(new)
+}
+
+/// The weights in `bytes` if they are valid and their checksum is `checksum`.
+fn check_weights(bytes: &[u8], checksum: u64) -> Result<Weights, String> {
+    let weights = Weights::from_bytes(bytes).map_err(|k| k.to_string())?;
+    let tail = bytes.len().saturating_sub(8);
+    let stored = bytes[tail..].try_into().map_or(0, u64::from_le_bytes);
+    if stored != checksum {
+        return Err(format!("checksum {stored:016x}, expected {checksum:016x}"));
+    }
+    Ok(weights)
+}
+
+/// The ProbCut model in `bytes` if it parses and its checksum is `checksum`.
+fn check_probcut(bytes: &[u8], checksum: u64, name: &str) -> Result<ProbCutModel, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    let model = ProbCutModel::parse(text, name).map_err(|e| e.to_string())?;
+    let computed = fnv1a64(model.to_text().as_bytes());
+    if computed != checksum {
+        return Err(format!(
+            "checksum {computed:016x}, expected {checksum:016x}"
+        ));
+    }
+    Ok(model)
+}
+
+/// The default cache: `$XDG_CACHE_HOME/wedge/objects`, else `~/.cache/wedge/objects`.
+pub fn default_cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("wedge").join("objects")
+}
+
+/// A worker's view of the object store: fetched files cached on disk, loaded models in memory.
+pub struct Files {
+    store: ObjectStore,
+    cache: PathBuf,
+    models: HashMap<(u64, u64), Model>,
+}
+
+impl Files {
+    pub fn new(store: ObjectStore, cache: PathBuf) -> Files {
+        Files {
+            store,
+            cache,
+            models: HashMap::new(),
+        }
+    }
+
+    /// The bytes of object `name`: from the cache when there and `check` accepts them, else
+    /// fetched, checked and cached.
+    async fn bytes<T>(
+        &self,
+        name: &str,
+        check: impl Fn(&[u8]) -> Result<T, String>,
+    ) -> Result<T, DistribError> {
+        let path = self.cache.join(name);
+        if let Ok(bytes) = std::fs::read(&path) {
+            match check(&bytes) {
+                Ok(value) => return Ok(value),
+                Err(e) => eprintln!(
+                    "wedge worker: cached {} is damaged ({e}); fetching it again",
+                    path.display()
+                ),
+            }
+        }
+        let mut object = self
+            .store
+            .get(name)
+            .await
+            .map_err(nats(format!("fetching {name} from the object store")))?;
+        let mut bytes = Vec::new();
+        object
+            .read_to_end(&mut bytes)
+            .await
+            .map_err(nats(format!("reading {name} from the object store")))?;
+        let value = check(&bytes).map_err(|message| DistribError::Object {
+            name: name.to_string(),
+            message,
+        })?;
+        write_cache(&self.cache, &path, &bytes)?;
+        Ok(value)
+    }
+
+    /// The model with these checksums, fetched (or taken from the cache) and verified.
+    pub async fn model(&mut self, weights: u64, probcut: u64) -> Result<Model, DistribError> {
+        if let Some(m) = self.models.get(&(weights, probcut)) {
+            return Ok(m.clone());
+        }
+        let wname = weights_name(weights);
+        let w = self.bytes(&wname, |b| check_weights(b, weights)).await?;
+        let pname = probcut_name(probcut);
+        let p = self
+            .bytes(&pname, |b| check_probcut(b, probcut, &pname))
+            .await?;
+        let model = Model::new(&w, p).map_err(|k| DistribError::Object {
+            name: wname.clone(),
+            message: k.to_string(),
+        })?;
+        if model.weights_checksum != weights || model.probcut_checksum != probcut {
+            return Err(DistribError::Object {
+                name: wname,
+                message: "the loaded model's checksums differ from its name".into(),
+            });
+        }
+        self.models.insert((weights, probcut), model.clone());
+        Ok(model)
+    }
+}
+
+fn write_cache(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), DistribError> {
+    std::fs::create_dir_all(dir).map_err(|source| DistribError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    crate::paths::write_atomic(path, bytes).map_err(|source| DistribError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}

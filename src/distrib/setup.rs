@@ -1,0 +1,155 @@
+//! Connecting to the server and the JetStream objects every queue command shares, created
+//! when missing: the work-queue stream of units and its one durable consumer for all workers,
+//! the results stream (one message per unit subject), the object store of weights and ProbCut
+//! models by checksum, and a key-value bucket of workers' heartbeats that expire.
+
+use super::error::{nats, DistribError};
+use async_nats::jetstream::{self, consumer, kv, object_store, stream};
+use std::time::Duration;
+
+/// The stream of work units (work-queue retention: a unit is gone once acknowledged).
+pub const UNITS_STREAM: &str = "WEDGE_UNITS";
+/// The subject self-play units are published on.
+pub const SELFPLAY_UNITS: &str = "wedge.units.selfplay";
+/// The stream of results.
+pub const RESULTS_STREAM: &str = "WEDGE_RESULTS";
+/// The durable pull consumer all workers share.
+pub const WORKERS_CONSUMER: &str = "wedge-workers";
+/// The object store bucket of weights and ProbCut models.
+pub const FILES_BUCKET: &str = "wedge-files";
+/// The key-value bucket of worker heartbeats.
+pub const WORKERS_BUCKET: &str = "wedge-workers";
+/// A unit not acknowledged, nor reported in progress, for this long is redelivered.
+pub const ACK_WAIT: Duration = Duration::from_secs(30);
+/// A worker's heartbeat expires after this long without a refresh.
+pub const WORKER_TTL: Duration = Duration::from_secs(60);
+/// Republishing a unit within this window is recognised as a duplicate (`Nats-Msg-Id`).
+pub const DUPLICATE_WINDOW: Duration = Duration::from_secs(24 * 3600);
+
+/// A connection and its JetStream context.
+pub struct Queue {
+    pub client: async_nats::Client,
+    pub js: jetstream::Context,
+    pub url: String,
+}
+
+/// Connects to `url` (`nats://HOST:PORT`).
+pub async fn connect(url: &str) -> Result<Queue, DistribError> {
+    if !url.starts_with("nats://") && !url.starts_with("tls://") {
+        return Err(DistribError::Usage(format!(
+            "--queue {url:?}: expected nats://HOST:PORT"
+        )));
+    }
+    let client = async_nats::ConnectOptions::new()
+        .name("wedge")
+        .connection_timeout(Duration::from_secs(5))
+        .retry_on_initial_connect()
+        .max_reconnects(Some(30))
+        .connect(url)
+        .await
+        .map_err(|e| DistribError::Connect {
+            url: url.to_string(),
+            message: e.to_string(),
+        })?;
+    // Retrying the first connection: a server that never answers must not hang us forever.
+    let mut waited = Duration::ZERO;
+    while client.connection_state() != async_nats::connection::State::Connected {
+        if waited >= Duration::from_secs(10) {
+            return Err(DistribError::Connect {
+                url: url.to_string(),
+                message: "no answer in 10 s".into(),
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += Duration::from_millis(100);
+    }
+    let js = jetstream::new(client.clone());
+    Ok(Queue {
+        client,
+        js,
+        url: url.to_string(),
+    })
+}
+
+impl Queue {
+    /// The units stream, created when missing.
+    pub async fn units(&self) -> Result<stream::Stream, DistribError> {
+        self.js
+            .get_or_create_stream(stream::Config {
+                name: UNITS_STREAM.into(),
+                subjects: vec!["wedge.units.>".into()],
+                retention: stream::RetentionPolicy::WorkQueue,
+                duplicate_window: DUPLICATE_WINDOW,
+                ..Default::default()
+            })
+            .await
+            .map_err(nats(format!(
+                "opening stream {UNITS_STREAM} (is JetStream on? start the server with -js)"
+            )))
+    }
+
+    /// The results stream, created when missing: one message per subject, so a unit played
+    /// twice leaves one result.
+    pub async fn results(&self) -> Result<stream::Stream, DistribError> {
+        self.js
+            .get_or_create_stream(stream::Config {
+                name: RESULTS_STREAM.into(),
+                subjects: vec![super::result::SUBJECTS.into()],
+                max_messages_per_subject: 1,
+                ..Default::default()
+            })
+            .await
+            .map_err(nats(format!("opening stream {RESULTS_STREAM}")))
+    }
+
+    /// The workers' shared consumer of the units stream, created when missing.
+    pub async fn workers_consumer(
+        &self,
+        units: &stream::Stream,
+    ) -> Result<consumer::Consumer<consumer::pull::Config>, DistribError> {
+        units
+            .get_or_create_consumer(
+                WORKERS_CONSUMER,
+                consumer::pull::Config {
+                    durable_name: Some(WORKERS_CONSUMER.into()),
+                    ack_policy: consumer::AckPolicy::Explicit,
+                    ack_wait: ACK_WAIT,
+                    ..Default::default()
+                },
+            )
+            .await
+            .map_err(nats(format!("opening consumer {WORKERS_CONSUMER}")))
+    }
+
+    /// The object store of weights and ProbCut models, created when missing.
+    pub async fn files(&self) -> Result<object_store::ObjectStore, DistribError> {
+        if let Ok(store) = self.js.get_object_store(FILES_BUCKET).await {
+            return Ok(store);
+        }
+        self.js
+            .create_object_store(object_store::Config {
+                bucket: FILES_BUCKET.into(),
+                description: Some("Wedge weights and ProbCut models by checksum".into()),
+                ..Default::default()
+            })
+            .await
+            .map_err(nats(format!("creating object store {FILES_BUCKET}")))
+    }
+
+    /// The workers' heartbeat bucket, created when missing.
+    pub async fn workers(&self) -> Result<kv::Store, DistribError> {
+        if let Ok(store) = self.js.get_key_value(WORKERS_BUCKET).await {
+            return Ok(store);
+        }
+        self.js
+            .create_key_value(kv::Config {
+                bucket: WORKERS_BUCKET.into(),
+                description: "Wedge workers' heartbeats".into(),
+                max_age: WORKER_TTL,
+                history: 1,
+                ..Default::default()
+            })
+            .await
+            .map_err(nats(format!("creating key-value bucket {WORKERS_BUCKET}")))
+    }
+}

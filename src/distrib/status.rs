@@ -1,0 +1,82 @@
+//! `wedge queue status`: the streams (units pending, results waiting), the workers' consumer
+//! (units under way, redeliveries), the files in the object store and the workers whose
+//! heartbeats have not expired.
+
+use super::error::{nats, DistribError};
+use super::setup::{self, FILES_BUCKET, RESULTS_STREAM, UNITS_STREAM, WORKERS_CONSUMER};
+use futures_util::StreamExt;
+use std::fmt::Write;
+
+/// The status of the queue at `url`, as text (creating the streams when missing).
+pub async fn status(url: &str) -> Result<String, DistribError> {
+    let queue = setup::connect(url).await?;
+    let mut units = queue.units().await?;
+    let mut results = queue.results().await?;
+    let consumer_info = {
+        let mut c = queue.workers_consumer(&units).await?;
+        c.info()
+            .await
+            .map_err(nats("reading the consumer"))?
+            .clone()
+    };
+    let units_info = units
+        .info()
+        .await
+        .map_err(nats("reading the units stream"))?
+        .clone();
+    let results_info = results
+        .info()
+        .await
+        .map_err(nats("reading the results stream"))?
+        .clone();
+    let mut out = String::new();
+    let _ = writeln!(out, "queue {url}");
+    let _ = writeln!(
+        out,
+        "stream {UNITS_STREAM}: {} units queued ({} bytes)",
+        units_info.state.messages, units_info.state.bytes
+    );
+    let _ = writeln!(
+        out,
+        "consumer {WORKERS_CONSUMER}: {} units waiting, {} under way, {} redelivered",
+        consumer_info.num_pending, consumer_info.num_ack_pending, consumer_info.num_redelivered
+    );
+    let _ = writeln!(
+        out,
+        "stream {RESULTS_STREAM}: {} results waiting for their coordinator ({} bytes)",
+        results_info.state.messages, results_info.state.bytes
+    );
+    let files = queue.files().await?;
+    let mut names = Vec::new();
+    let mut list = files
+        .list()
+        .await
+        .map_err(nats("listing the object store"))?;
+    while let Some(info) = list.next().await {
+        let info = info.map_err(nats("listing the object store"))?;
+        names.push(format!("{} ({} bytes)", info.name, info.size));
+    }
+    names.sort();
+    let _ = writeln!(out, "object store {FILES_BUCKET}: {} files", names.len());
+    for n in names {
+        let _ = writeln!(out, "  {n}");
+    }
+    let workers = queue.workers().await?;
+    let mut keys = Vec::new();
+    let mut stream = workers.keys().await.map_err(nats("listing the workers"))?;
+    while let Some(key) = stream.next().await {
+        keys.push(key.map_err(nats("listing the workers"))?);
+    }
+    keys.sort();
+    let mut seen = Vec::new();
+    for key in keys {
+        if let Ok(Some(value)) = workers.get(&key).await {
+            seen.push(format!("{key}: {}", String::from_utf8_lossy(&value)));
+        }
+    }
+    let _ = writeln!(out, "workers seen in the last minute: {}", seen.len());
+    for w in seen {
+        let _ = writeln!(out, "  {w}");
+    }
+    Ok(out)
+}

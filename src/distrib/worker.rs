@@ -1,0 +1,301 @@
+//! `wedge worker`: takes self-play units from the shared consumer one at a time, fetches the
+//! weights and ProbCut model they name (cached, verified), plays the batch on its threads while
+//! telling the server the unit is in progress, publishes the batch file's bytes as the result
+//! and acknowledges the unit. A message that is not a valid unit is logged and terminated (never
+//! redelivered); the worker goes on. SIGTERM or SIGINT: the current unit is finished and the
+//! worker exits; a second signal releases the unit (nak) at once.
+
+use super::error::{nats, DistribError};
+use super::files::Files;
+use super::result::{self, WORKER_HEADER};
+use super::setup::{self, Queue, ACK_WAIT};
+use super::unit::SelfplayUnit;
+use crate::train::selfplay::SelfPlay;
+use async_nats::jetstream::{kv, AckKind, Message};
+use futures_util::StreamExt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tokio::signal::unix::{signal, Signal, SignalKind};
+
+/// How a worker runs.
+#[derive(Clone, Debug)]
+pub struct WorkerOptions {
+    pub url: String,
+    /// Threads the games of a batch are played on.
+    pub threads: usize,
+    /// Where fetched weights and ProbCut models are kept.
+    pub cache: PathBuf,
+    /// The name in heartbeats and result headers (default: host and process id).
+    pub name: String,
+    /// Exit after this many units (default: run until signalled).
+    pub max_units: Option<u64>,
+}
+
+/// What a worker did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerSummary {
+    pub units: u64,
+    pub games: u64,
+    pub refused: u64,
+    /// True when it stopped on a second signal and released its unit.
+    pub released: bool,
+}
+
+/// The default worker name: the host name and the process id.
+pub fn default_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "host".into());
+    format!("{}-{}", host.trim(), std::process::id())
+}
+
+/// A name usable as a key-value key (letters, digits, `-`, `_`, `.`, `=`, `/`).
+fn key_of(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_=".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// SIGTERM and SIGINT, as one stream of stop requests.
+struct Signals {
+    term: Signal,
+    int: Signal,
+}
+
+impl Signals {
+    fn new() -> Result<Signals, DistribError> {
+        let io = |source| DistribError::Io {
+            path: PathBuf::from("signal handler"),
+            source,
+        };
+        Ok(Signals {
+            term: signal(SignalKind::terminate()).map_err(io)?,
+            int: signal(SignalKind::interrupt()).map_err(io)?,
+        })
+    }
+
+    async fn recv(&mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
+        }
+    }
+}
+
+/// Publishes the worker's heartbeat (it expires unless refreshed).
+async fn beat(workers: &kv::Store, key: &str, state: &str, summary: &WorkerSummary) {
+    let text = format!(
+        "{state}; {} units, {} games, {} refused",
+        summary.units, summary.games, summary.refused
+    );
+    if let Err(e) = workers.put(key, text.into_bytes().into()).await {
+        tracing::warn!("worker heartbeat: {e}");
+    }
+}
+
+/// What became of one message.
+enum Outcome {
+    Done(u64),
+    Refused,
+    Released,
+    /// Released on a second signal: exit now.
+    Abandoned,
+}
+
+/// Runs a worker until signalled (or `max_units` units are done).
+pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
+    let mut signals = Signals::new()?;
+    let queue = setup::connect(&opts.url).await?;
+    let units = queue.units().await?;
+    queue.results().await?;
+    let consumer = queue.workers_consumer(&units).await?;
+    let workers = queue.workers().await?;
+    let mut files = Files::new(queue.files().await?, opts.cache.clone());
+    let key = key_of(&opts.name);
+    let mut summary = WorkerSummary::default();
+    eprintln!(
+        "wedge worker {}: taking units from {} on {} threads",
+        opts.name, opts.url, opts.threads
+    );
+    beat(&workers, &key, "idle", &summary).await;
+    let mut last_beat = Instant::now();
+    let mut stopping = false;
+    while !stopping && opts.max_units.is_none_or(|m| summary.units < m) {
+        if last_beat.elapsed() >= Duration::from_secs(10) {
+            beat(&workers, &key, "idle", &summary).await;
+            last_beat = Instant::now();
+        }
+        let fetch = consumer
+            .fetch()
+            .max_messages(1)
+            .expires(Duration::from_secs(5))
+            .messages();
+        let mut batch = tokio::select! {
+            b = fetch => b.map_err(nats("fetching a unit"))?,
+            _ = signals.recv() => break,
+        };
+        let next = tokio::select! {
+            m = batch.next() => m,
+            _ = signals.recv() => break,
+        };
+        let Some(message) = next else { continue };
+        let message = match message {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("wedge worker {}: fetching a unit: {e}; retrying", opts.name);
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        let outcome = handle(
+            &queue,
+            &message,
+            &mut files,
+            opts,
+            &mut signals,
+            &mut stopping,
+            (&workers, &key, &summary),
+        )
+        .await?;
+        match outcome {
+            Outcome::Done(games) => {
+                summary.units += 1;
+                summary.games += games;
+            }
+            Outcome::Refused => summary.refused += 1,
+            Outcome::Released => {}
+            Outcome::Abandoned => {
+                summary.released = true;
+                break;
+            }
+        }
+        beat(&workers, &key, "idle", &summary).await;
+        last_beat = Instant::now();
+    }
+    let _ = workers.purge(&key).await;
+    eprintln!(
+        "wedge worker {}: stopped after {} units ({} games, {} messages refused)",
+        opts.name, summary.units, summary.games, summary.refused
+    );
+    Ok(summary)
+}
+
+/// Plays one message's unit, or refuses it.
+async fn handle(
+    queue: &Queue,
+    message: &Message,
+    files: &mut Files,
+    opts: &WorkerOptions,
+    signals: &mut Signals,
+    stopping: &mut bool,
+    (workers, key, summary): (&kv::Store, &str, &WorkerSummary),
+) -> Result<Outcome, DistribError> {
+    let name = &opts.name;
+    let seq = message.info().map_or(0, |i| i.stream_sequence);
+    let unit = match SelfplayUnit::from_bytes(&message.payload) {
+        Ok(u) => u,
+        Err(e) => {
+            eprintln!(
+                "wedge worker {name}: refused message {seq} on {} ({} bytes): {e}; dropped",
+                message.subject,
+                message.payload.len()
+            );
+            message
+                .ack_with(AckKind::Term)
+                .await
+                .map_err(nats("terminating a refused message"))?;
+            return Ok(Outcome::Refused);
+        }
+    };
+    let what = format!("batch {} of run {}", unit.id.index, unit.id.run_seed);
+    let model = match files
+        .model(unit.weights_checksum, unit.probcut_checksum)
+        .await
+    {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("wedge worker {name}: {what}: {e}; released for another try");
+            message
+                .ack_with(AckKind::Nak(Some(Duration::from_secs(10))))
+                .await
+                .map_err(nats("releasing a unit"))?;
+            return Ok(Outcome::Released);
+        }
+    };
+    let selfplay = SelfPlay::new(model, None, unit.settings)?;
+    let threads = opts.threads;
+    let start = Instant::now();
+    let mut task =
+        tokio::task::spawn_blocking(move || selfplay.play_batch(unit.id, unit.games, threads));
+    let mut tick = tokio::time::interval(ACK_WAIT / 3);
+    tick.tick().await;
+    let played = loop {
+        tokio::select! {
+            r = &mut task => break r,
+            _ = tick.tick() => {
+                // Still alive: the unit must not be redelivered to someone else yet.
+                if let Err(e) = message.ack_with(AckKind::Progress).await {
+                    tracing::warn!("in-progress report for {what}: {e}");
+                }
+                beat(workers, key, &format!("playing {what}"), summary).await;
+            }
+            _ = signals.recv() => {
+                if *stopping {
+                    eprintln!("wedge worker {name}: second signal: releasing {what} and exiting");
+                    let _ = message.ack_with(AckKind::Nak(None)).await;
+                    return Ok(Outcome::Abandoned);
+                }
+                *stopping = true;
+                eprintln!(
+                    "wedge worker {name}: finishing {what}, then exiting (signal again to release it now)"
+                );
+            }
+        }
+    };
+    let batch = match played {
+        Ok(Ok(batch)) => batch,
+        Ok(Err(e)) => {
+            eprintln!("wedge worker {name}: {what}: {e}; released");
+            let _ = message
+                .ack_with(AckKind::Nak(Some(Duration::from_secs(10))))
+                .await;
+            return Ok(Outcome::Released);
+        }
+        Err(e) => {
+            let _ = message.ack_with(AckKind::Nak(None)).await;
+            return Err(DistribError::Runtime(format!("{what}: {e}")));
+        }
+    };
+    let mut headers = async_nats::HeaderMap::new();
+    headers.insert(WORKER_HEADER, name.as_str());
+    let published = async {
+        queue
+            .js
+            .publish_with_headers(result::subject(&unit), headers, batch.to_bytes().into())
+            .await?
+            .await
+    }
+    .await;
+    if let Err(e) = published {
+        eprintln!("wedge worker {name}: publishing the result of {what}: {e}; released");
+        let _ = message.ack_with(AckKind::Nak(None)).await;
+        return Ok(Outcome::Released);
+    }
+    message
+        .double_ack()
+        .await
+        .map_err(nats(format!("acknowledging {what}")))?;
+    eprintln!(
+        "wedge worker {name}: {what}: {} games in {:.1} s",
+        unit.games,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(Outcome::Done(u64::from(unit.games)))
+}

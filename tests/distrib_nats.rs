@@ -1,0 +1,411 @@
+//! Self-play over NATS JetStream with a real `nats-server -js` (on a free localhost port, with
+//! a temporary store): a coordinator and two worker processes write a directory byte-identical
+//! to the local run's; corrupt messages on the unit subject are refused and logged while the
+//! workers go on; a coordinator killed after queuing its units resumes from the published
+//! results. These tests fail, never skip, when `nats-server` is missing (`.ci/run` installs it).
+
+use std::io::Read;
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The `nats-server` binary: $NATS_SERVER, else on PATH, else where Debian installs it.
+fn nats_server_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("NATS_SERVER") {
+        return PathBuf::from(p);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::env::split_paths(&path).chain(["/usr/sbin".into(), "/usr/local/bin".into()]);
+    for dir in dirs {
+        let candidate: PathBuf = dir.join("nats-server");
+        if candidate.is_file() {
+            return candidate;
+        }
+    }
+    panic!(
+        "nats-server not found (on PATH, /usr/sbin or $NATS_SERVER): these tests need a real \
+         server; install it with `apt-get install nats-server` (.ci/run does)"
+    );
+}
+
+/// A `nats-server -js` on a free port, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    dir: PathBuf,
+}
+
+impl Server {
+    fn start(name: &str) -> Server {
+        let dir = temp_dir(&format!("{name}-server"));
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let binary = nats_server_binary();
+        let child = Command::new(&binary)
+            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+            .arg(dir.join("store"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
+        let mut server = Server {
+            child,
+            url: format!("nats://127.0.0.1:{port}"),
+            dir,
+        };
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = server.child.try_wait() {
+                let mut err = String::new();
+                if let Some(mut e) = server.child.stderr.take() {
+                    let _ = e.read_to_string(&mut err);
+                }
+                panic!("nats-server exited ({status}) before listening:\n{err}");
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "nats-server did not listen on port {port} within 20 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wedge-distrib-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn wedge() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_wedge"));
+    c.args(["--log", "off"]);
+    c
+}
+
+/// The self-play arguments every run of a test shares: 4 batches of 2 tiny games.
+fn selfplay_args(out: &Path) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "selfplay",
+        "--games",
+        "8",
+        "--batch-size",
+        "2",
+        "--seed",
+        "11",
+        "--depth",
+        "2",
+        "--exact-empties",
+        "8",
+        "--game-hash",
+        "1",
+        "--quiet",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(out.to_str().unwrap().to_string());
+    args
+}
+
+/// A worker process logging to `log`.
+fn start_worker(url: &str, dir: &Path, name: &str) -> Child {
+    let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
+    wedge()
+        .args([
+            "--threads",
+            "1",
+            "worker",
+            "--queue",
+            url,
+            "--name",
+            name,
+            "--cache",
+        ])
+        .arg(dir.join(format!("cache-{name}")))
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("start a worker")
+}
+
+/// Waits for `child` at most `limit`, killing it and failing past that.
+fn wait_for(child: &mut Child, limit: Duration, what: &str) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{what} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Sends SIGTERM to `child` and waits for it to exit cleanly.
+fn terminate(child: &mut Child, what: &str) {
+    let ok = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(ok, "could not signal {what}");
+    let status = wait_for(child, Duration::from_secs(60), what);
+    assert!(status.success(), "{what} exited with {status}");
+}
+
+/// The files of a directory and their bytes, sorted by name.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The local run's directory, the oracle.
+fn local_run(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let local = dir.join("local");
+    let out = wedge()
+        .args(["--threads", "2"])
+        .args(selfplay_args(&local))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let f = files(&local);
+    assert_eq!(f.len(), 4, "4 batch files expected");
+    f
+}
+
+/// Publishes raw payloads on unit subjects, as a foreign or broken producer would.
+fn publish_raw(url: &str, payloads: &[(&str, Vec<u8>)]) {
+    let rt = wedge::distrib::runtime().unwrap();
+    rt.block_on(async {
+        let queue = wedge::distrib::setup::connect(url).await.unwrap();
+        queue.units().await.unwrap();
+        for (subject, bytes) in payloads {
+            queue
+                .js
+                .publish(subject.to_string(), bytes.clone().into())
+                .await
+                .unwrap()
+                .await
+                .unwrap();
+        }
+    });
+}
+
+#[test]
+fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
+    let dir = temp_dir("identical");
+    let expected = local_run(&dir);
+    let server = Server::start("identical");
+    let url = server.url.clone();
+    // Garbage, a damaged unit and a unit of an unknown version, before any real unit.
+    let real = wedge::distrib::SelfplayUnit {
+        id: wedge::train::selfplay::BatchId {
+            run_seed: 1,
+            index: 0,
+        },
+        games: 1,
+        settings: wedge::train::selfplay::Settings::DEFAULT,
+        weights_checksum: 0,
+        probcut_checksum: 0,
+    }
+    .to_bytes();
+    let mut damaged = real.clone();
+    damaged[30] ^= 1;
+    let mut future = real.clone();
+    future[8] = 9;
+    publish_raw(
+        &url,
+        &[
+            ("wedge.units.selfplay", b"not a unit".to_vec()),
+            ("wedge.units.selfplay.x", damaged),
+            ("wedge.units.other", future),
+        ],
+    );
+    let mut w1 = start_worker(&url, &dir, "w1");
+    let mut w2 = start_worker(&url, &dir, "w2");
+    let distributed = dir.join("distributed");
+    let mut coordinator = wedge()
+        .args(selfplay_args(&distributed))
+        .args(["--queue", &url])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_for(
+        &mut coordinator,
+        Duration::from_secs(300),
+        "the coordinator",
+    );
+    let mut out = String::new();
+    coordinator
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(status.success(), "coordinator: {out}");
+    assert!(
+        out.contains("4 batches (0 already there, 0 replaced), 8 games played"),
+        "{out}"
+    );
+    assert_eq!(
+        files(&distributed),
+        expected,
+        "distributed run differs from the local one"
+    );
+
+    // Rerun: nothing is asked for.
+    let again = wedge()
+        .args(selfplay_args(&distributed))
+        .args(["--queue", &url])
+        .output()
+        .unwrap();
+    let again_out = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{again_out}");
+    assert!(
+        again_out.contains("4 batches (4 already there, 0 replaced), 0 games played"),
+        "{again_out}"
+    );
+
+    let status = wedge()
+        .args(["queue", "status", "--queue", &url])
+        .output()
+        .unwrap();
+    let status_out = String::from_utf8_lossy(&status.stdout);
+    assert!(status.status.success(), "{status_out}");
+    assert!(
+        status_out.contains("stream WEDGE_UNITS: 0 units queued"),
+        "{status_out}"
+    );
+    assert!(status_out.contains("0 results waiting"), "{status_out}");
+    assert!(
+        status_out.contains("workers seen in the last minute: 2"),
+        "{status_out}"
+    );
+    assert!(
+        status_out.contains("object store wedge-files: 2 files"),
+        "{status_out}"
+    );
+
+    terminate(&mut w1, "worker 1");
+    terminate(&mut w2, "worker 2");
+    let logs = std::fs::read_to_string(dir.join("w1.log")).unwrap()
+        + &std::fs::read_to_string(dir.join("w2.log")).unwrap();
+    assert_eq!(logs.matches("refused message").count(), 3, "{logs}");
+    assert!(logs.contains("not a Wedge work unit"), "{logs}");
+    assert!(logs.contains("checksum mismatch"), "{logs}");
+    assert!(logs.contains("unit format version 9"), "{logs}");
+    let units: u64 = logs
+        .lines()
+        .filter_map(|l| l.split("stopped after ").nth(1))
+        .map(|rest| rest.split(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(units, 4, "each unit played once: {logs}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn distributed_selfplay_resumes_after_the_coordinator_is_killed() {
+    let dir = temp_dir("resume");
+    let expected = local_run(&dir);
+    let server = Server::start("resume");
+    let url = server.url.clone();
+    let distributed = dir.join("distributed");
+    // A first coordinator queues the units and is killed before any worker runs.
+    let mut first = wedge()
+        .args(selfplay_args(&distributed))
+        .args(["--queue", &url])
+        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let queued = loop {
+        let s = wedge()
+            .args(["queue", "status", "--queue", &url])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&s.stdout).into_owned();
+        if text.contains("stream WEDGE_UNITS: 4 units queued") {
+            break text;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "units never queued: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        queued.contains("workers seen in the last minute: 0"),
+        "{queued}"
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // One worker plays everything into the results stream with no coordinator there.
+    let mut w1 = start_worker(&url, &dir, "w1");
+    let start = Instant::now();
+    loop {
+        let s = wedge()
+            .args(["queue", "status", "--queue", &url])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&s.stdout).into_owned();
+        if text.contains("4 results waiting") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "results never came: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The restarted coordinator takes the published results; nothing is queued twice.
+    let second = wedge()
+        .args(selfplay_args(&distributed))
+        .args(["--queue", &url])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&second.stdout);
+    assert!(second.status.success(), "{out}");
+    assert!(out.contains("8 games played"), "{out}");
+    assert_eq!(files(&distributed), expected);
+    terminate(&mut w1, "worker 1");
+    let log = std::fs::read_to_string(dir.join("w1.log")).unwrap();
+    assert!(
+        log.contains("stopped after 4 units (8 games, 0 messages refused)"),
+        "{log}"
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
