@@ -1,10 +1,11 @@
 //! Connecting to the server and the JetStream objects every queue command shares, created
 //! when missing: the work-queue stream of units and its one durable consumer for all workers,
 //! the results stream (one message per unit subject), the object store of weights and ProbCut
-//! models by checksum, and a key-value bucket of workers' heartbeats that expire.
+//! models by checksum, and a stream of workers' heartbeats that expire (a plain stream rather than a
+//! key-value bucket, which Debian's server 2.9 and this client disagree on).
 
 use super::error::{nats, DistribError};
-use async_nats::jetstream::{self, consumer, kv, object_store, stream};
+use async_nats::jetstream::{self, consumer, object_store, stream};
 use std::time::Duration;
 
 /// The stream of work units (work-queue retention: a unit is gone once acknowledged).
@@ -17,8 +18,10 @@ pub const RESULTS_STREAM: &str = "WEDGE_RESULTS";
 pub const WORKERS_CONSUMER: &str = "wedge-workers";
 /// The object store bucket of weights and ProbCut models.
 pub const FILES_BUCKET: &str = "wedge-files";
-/// The key-value bucket of worker heartbeats.
-pub const WORKERS_BUCKET: &str = "wedge-workers";
+/// The stream of worker heartbeats (one message per worker, expiring).
+pub const WORKERS_STREAM: &str = "WEDGE_WORKERS";
+/// Prefix of the heartbeat subjects (`wedge.workers.<name>`).
+pub const WORKERS_PREFIX: &str = "wedge.workers.";
 /// A unit not acknowledged, nor reported in progress, for this long is redelivered.
 pub const ACK_WAIT: Duration = Duration::from_secs(30);
 /// A worker's heartbeat expires after this long without a refresh.
@@ -136,20 +139,17 @@ impl Queue {
             .map_err(nats(format!("creating object store {FILES_BUCKET}")))
     }
 
-    /// The workers' heartbeat bucket, created when missing.
-    pub async fn workers(&self) -> Result<kv::Store, DistribError> {
-        if let Ok(store) = self.js.get_key_value(WORKERS_BUCKET).await {
-            return Ok(store);
-        }
+    /// The workers' heartbeat stream, created when missing.
+    pub async fn workers(&self) -> Result<stream::Stream, DistribError> {
         self.js
-            .create_key_value(kv::Config {
-                bucket: WORKERS_BUCKET.into(),
-                description: "Wedge workers' heartbeats".into(),
+            .get_or_create_stream(stream::Config {
+                name: WORKERS_STREAM.into(),
+                subjects: vec![format!("{WORKERS_PREFIX}>")],
+                max_messages_per_subject: 1,
                 max_age: WORKER_TTL,
-                history: 1,
                 ..Default::default()
             })
             .await
-            .map_err(nats(format!("creating key-value bucket {WORKERS_BUCKET}")))
+            .map_err(nats(format!("opening stream {WORKERS_STREAM}")))
     }
 }

@@ -3,7 +3,9 @@
 //! heartbeats have not expired.
 
 use super::error::{nats, DistribError};
-use super::setup::{self, FILES_BUCKET, RESULTS_STREAM, UNITS_STREAM, WORKERS_CONSUMER};
+use super::setup::{
+    self, FILES_BUCKET, RESULTS_STREAM, UNITS_STREAM, WORKERS_CONSUMER, WORKERS_PREFIX,
+};
 use futures_util::StreamExt;
 use std::fmt::Write;
 
@@ -62,16 +64,20 @@ pub async fn status(url: &str) -> Result<String, DistribError> {
         let _ = writeln!(out, "  {n}");
     }
     let workers = queue.workers().await?;
-    let mut keys = Vec::new();
-    let mut stream = workers.keys().await.map_err(nats("listing the workers"))?;
-    while let Some(key) = stream.next().await {
-        keys.push(key.map_err(nats("listing the workers"))?);
+    let mut subjects = Vec::new();
+    let mut info = workers
+        .info_with_subjects(format!("{WORKERS_PREFIX}>"))
+        .await
+        .map_err(nats("listing the workers"))?;
+    while let Some(entry) = info.next().await {
+        subjects.push(entry.map_err(nats("listing the workers"))?.0);
     }
-    keys.sort();
+    subjects.sort();
     let mut seen = Vec::new();
-    for key in keys {
-        if let Ok(Some(value)) = workers.get(&key).await {
-            seen.push(format!("{key}: {}", String::from_utf8_lossy(&value)));
+    for subject in subjects {
+        if let Ok(m) = workers.get_last_raw_message_by_subject(&subject).await {
+            let name = subject.strip_prefix(WORKERS_PREFIX).unwrap_or(&subject);
+            seen.push(format!("{name}: {}", String::from_utf8_lossy(&m.payload)));
         }
     }
     let _ = writeln!(out, "workers seen in the last minute: {}", seen.len());

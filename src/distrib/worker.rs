@@ -11,7 +11,7 @@ use super::result::{self, WORKER_HEADER};
 use super::setup::{self, Queue, ACK_WAIT};
 use super::unit::SelfplayUnit;
 use crate::train::selfplay::SelfPlay;
-use async_nats::jetstream::{kv, AckKind, Message};
+use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -90,12 +90,20 @@ impl Signals {
 }
 
 /// Publishes the worker's heartbeat (it expires unless refreshed).
-async fn beat(workers: &kv::Store, key: &str, state: &str, summary: &WorkerSummary) {
+async fn beat(queue: &Queue, key: &str, state: &str, summary: &WorkerSummary) {
     let text = format!(
         "{state}; {} units, {} games, {} refused",
         summary.units, summary.games, summary.refused
     );
-    if let Err(e) = workers.put(key, text.into_bytes().into()).await {
+    let subject = format!("{}{key}", setup::WORKERS_PREFIX);
+    let sent = async {
+        queue
+            .js
+            .publish(subject, text.into_bytes().into())
+            .await?
+            .await
+    };
+    if let Err(e) = sent.await {
         tracing::warn!("worker heartbeat: {e}");
     }
 }
@@ -124,12 +132,12 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
         "wedge worker {}: taking units from {} on {} threads",
         opts.name, opts.url, opts.threads
     );
-    beat(&workers, &key, "idle", &summary).await;
+    beat(&queue, &key, "idle", &summary).await;
     let mut last_beat = Instant::now();
     let mut stopping = false;
     while !stopping && opts.max_units.is_none_or(|m| summary.units < m) {
         if last_beat.elapsed() >= Duration::from_secs(10) {
-            beat(&workers, &key, "idle", &summary).await;
+            beat(&queue, &key, "idle", &summary).await;
             last_beat = Instant::now();
         }
         let fetch = consumer
@@ -161,7 +169,7 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
             opts,
             &mut signals,
             &mut stopping,
-            (&workers, &key, &summary),
+            (&key, &summary),
         )
         .await?;
         match outcome {
@@ -176,10 +184,13 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
                 break;
             }
         }
-        beat(&workers, &key, "idle", &summary).await;
+        beat(&queue, &key, "idle", &summary).await;
         last_beat = Instant::now();
     }
-    let _ = workers.purge(&key).await;
+    let _ = workers
+        .purge()
+        .filter(format!("{}{key}", setup::WORKERS_PREFIX))
+        .await;
     eprintln!(
         "wedge worker {}: stopped after {} units ({} games, {} messages refused)",
         opts.name, summary.units, summary.games, summary.refused
@@ -195,7 +206,7 @@ async fn handle(
     opts: &WorkerOptions,
     signals: &mut Signals,
     stopping: &mut bool,
-    (workers, key, summary): (&kv::Store, &str, &WorkerSummary),
+    (key, summary): (&str, &WorkerSummary),
 ) -> Result<Outcome, DistribError> {
     let name = &opts.name;
     let seq = message.info().map_or(0, |i| i.stream_sequence);
@@ -244,7 +255,7 @@ async fn handle(
                 if let Err(e) = message.ack_with(AckKind::Progress).await {
                     tracing::warn!("in-progress report for {what}: {e}");
                 }
-                beat(workers, key, &format!("playing {what}"), summary).await;
+                beat(queue, key, &format!("playing {what}"), summary).await;
             }
             _ = signals.recv() => {
                 if *stopping {
