@@ -98,26 +98,33 @@ fn wedge() -> Command {
 
 /// The self-play arguments every run of a test shares: 4 batches of 2 tiny games.
 fn selfplay_args(out: &Path) -> Vec<String> {
+    sized_args(out, 2, 2, 8)
+}
+
+/// Self-play arguments: 8 games in batches of `batch` at `depth`, solved from `exact` empties.
+fn sized_args(out: &Path, batch: u32, depth: u32, exact: u32) -> Vec<String> {
     let mut args: Vec<String> = [
         "selfplay",
         "--games",
         "8",
-        "--batch-size",
-        "2",
         "--seed",
         "11",
-        "--depth",
-        "2",
-        "--exact-empties",
-        "8",
         "--game-hash",
         "1",
-        "--quiet",
-        "--out",
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
+    for (k, v) in [
+        ("--batch-size", batch),
+        ("--depth", depth),
+        ("--exact-empties", exact),
+    ] {
+        args.push(k.into());
+        args.push(v.to_string());
+    }
+    args.push("--quiet".into());
+    args.push("--out".into());
     args.push(out.to_str().unwrap().to_string());
     args
 }
@@ -188,10 +195,14 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 /// The local run's directory, the oracle.
 fn local_run(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let local = dir.join("local");
+    local_run_with(dir, selfplay_args(&dir.join("local")), 4)
+}
+
+/// The local run with `args` (whose `--out` is `dir/local`), which must write `batches` files.
+fn local_run_with(dir: &Path, args: Vec<String>, batches: usize) -> Vec<(String, Vec<u8>)> {
     let out = wedge()
         .args(["--threads", "2"])
-        .args(selfplay_args(&local))
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -199,8 +210,8 @@ fn local_run(dir: &Path) -> Vec<(String, Vec<u8>)> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let f = files(&local);
-    assert_eq!(f.len(), 4, "4 batch files expected");
+    let f = files(&dir.join("local"));
+    assert_eq!(f.len(), batches, "{batches} batch files expected");
     f
 }
 
@@ -242,8 +253,9 @@ fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
     .to_bytes();
     let mut damaged = real.clone();
     damaged[30] ^= 1;
-    let mut future = real.clone();
-    future[8] = 9;
+    let mut future = wedge::framing::Writer::new(&wedge::distrib::unit::MAGIC, 9, real.len());
+    future.bytes(&real[12..real.len() - 8]);
+    let future = future.finish();
     publish_raw(
         &url,
         &[
@@ -406,6 +418,70 @@ fn distributed_selfplay_resumes_after_the_coordinator_is_killed() {
         log.contains("stopped after 4 units (8 games, 0 messages refused)"),
         "{log}"
     );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
+    let dir = temp_dir("kill");
+    // Slower units (4 games at depth 6), so the kill lands while one is being played.
+    let args = |out: &Path| sized_args(out, 4, 6, 14);
+    let expected = local_run_with(&dir, args(&dir.join("local")), 2);
+    let server = Server::start("kill");
+    let url = server.url.clone();
+    let mut w1 = start_worker(&url, &dir, "w1");
+    let distributed = dir.join("distributed");
+    let mut coordinator = wedge()
+        .args(args(&distributed))
+        .args(["--queue", &url])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kill the worker as soon as its heartbeat says it is playing a batch.
+    let start = Instant::now();
+    loop {
+        let s = wedge()
+            .args(["queue", "status", "--queue", &url])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&s.stdout).into_owned();
+        if text.contains("w1: playing batch") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "w1 never played: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    w1.kill().unwrap();
+    w1.wait().unwrap();
+    // Its unit is redelivered to the next worker once its acknowledgement time runs out.
+    let mut w2 = start_worker(&url, &dir, "w2");
+    let status = wait_for(
+        &mut coordinator,
+        Duration::from_secs(600),
+        "the coordinator",
+    );
+    let mut out = String::new();
+    coordinator
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(status.success(), "coordinator: {out}");
+    assert!(
+        out.contains("2 batches (0 already there, 0 replaced), 8 games played"),
+        "{out}"
+    );
+    assert_eq!(
+        files(&distributed),
+        expected,
+        "distributed run differs from the local one"
+    );
+    terminate(&mut w2, "worker 2");
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -241,6 +241,7 @@ async fn handle(
         }
     };
     let selfplay = SelfPlay::new(model, None, unit.settings)?;
+    beat(queue, key, &format!("playing {what}"), summary).await;
     let threads = opts.threads;
     let start = Instant::now();
     let mut task =
