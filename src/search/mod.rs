@@ -190,3 +190,6 @@ pub fn solve_root<E: Evaluator>(
         nodes: r.nodes,
     }
 }
+
+#[cfg(test)]
+mod tests;
