@@ -2,6 +2,7 @@
 //! thread's node counter and endgame cache. Every search routine is a method on it.
 
 use super::end_cache::EndCache;
+use super::ordering::SORT_WINDOW;
 use super::parallel::SplitPool;
 use super::probcut::ProbCutModel;
 use super::tt::TranspositionTable;
@@ -10,6 +11,10 @@ use crate::book::{BookHit, BookLookup};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// Below this depth midgame null-window nodes skip the table and order moves by mobility only
+/// (in a solve, below `root::SOLVE_TT_MIN_DEPTH`).
+pub const TT_MIN_DEPTH: u32 = 3;
 
 /// How many stop polls pass between two reads of the clock.
 const CLOCK_POLL_INTERVAL: u32 = 256;
@@ -21,10 +26,10 @@ pub struct Context<'a, E: Evaluator> {
     pub probcut: &'a ProbCutModel,
     pub selectivity: u8,
     /// Half-width around alpha of the ordering searches at midgame null-window nodes (see
-    /// [`super::midgame::SORT_WINDOW`]); 64 = full window.
+    /// [`SORT_WINDOW`]); 64 = full window.
     pub ordering_window: i32,
     /// Midgame null-window nodes of less depth skip the table (see
-    /// [`super::midgame::TT_MIN_DEPTH`]).
+    /// [`TT_MIN_DEPTH`]).
     pub tt_min_depth: u32,
     stop: &'a AtomicBool,
     /// Idle helper threads to share work with (none in a single-threaded search).
@@ -65,8 +70,8 @@ impl<'a, E: Evaluator> Context<'a, E> {
             eval,
             probcut: NO_PROBCUT.get_or_init(ProbCutModel::empty),
             selectivity: 0,
-            ordering_window: super::midgame::SORT_WINDOW,
-            tt_min_depth: super::midgame::TT_MIN_DEPTH,
+            ordering_window: SORT_WINDOW,
+            tt_min_depth: TT_MIN_DEPTH,
             stop,
             pool: None,
             deadline: None,
@@ -109,7 +114,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
     /// the book's value where the book answers, else the static evaluation.
     pub fn leaf_value(&self, board: &Board) -> i32 {
         if board.is_game_over() {
-            return super::last_moves::final_score(board.player, board.opponent);
+            return board.final_score();
         }
         let n = board.empty_count();
         match self.book_hit(board.player, board.opponent, n) {

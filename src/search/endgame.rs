@@ -9,26 +9,24 @@
 //! its table entries carry that selectivity (never used as exact bounds).
 
 use super::context::Context;
-use super::last_moves::{final_score, odd_quadrants, parity_order, NEIGHBOURS};
-use super::midgame::{sort_window, END_SORT_SEARCH_MIN};
-use super::ordering::{MoveList, MAX_MOVES};
-use super::stability::stable_discs;
+use super::end_cache::EndCache;
+use super::last_moves::SHALLOW_MAX;
+use super::ordering::{
+    sort_window, Candidate, MoveList, END_EVAL_ORDER_MIN, END_SORT_ABOVE, END_SORT_BELOW,
+    END_SORT_SEARCH_MIN, EVAL_ORDER_WEIGHT, MAX_MOVES,
+};
+use super::parallel::{SplitNode, SplitPoint, SplitPool};
+use super::probcut::ProbCutModel;
+use super::stability::stability_cut;
+use super::tt::TranspositionTable;
 use super::tt::NO_SELECTIVITY;
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::Evaluator;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
-/// At most this many empties: the shallow tier (no table, no move list, parity order).
-/// Measured, one thread, with the thread's endgame cache below the shared table (FFO #40-#49
-/// nodes; #45-#49 seconds, two alternating rounds; #50-#52 seconds): shallow tier to 7 (cache
-/// at 8-9) 936.6 M, 23.59 s, 58.6 s; to 6 (cache from 7) 731.5 M, 22.30 s, 53.8 s; to 5
-/// 656.5 M, 22.44 s, 55.5 s. Without the cache 7 was the best (fastest-first ordering and a
-/// move list cost more than they save on nodes this small). Re-measured with the AVX-512
-/// flips, the stability cut-off at 4 empties and the table move first (FFO #40-#49, two
-/// alternating rounds): to 5 558.1 M nodes 19.2 / 19.3 s, to 6 628.8 M 19.7 / 18.9 s, to 7
-/// 783.3 M 20.4 / 20.6 s.
-pub const SHALLOW_MAX: u32 = 6;
 /// At least this many empties: the deep tier probes and stores the shared transposition
 /// table; below it each thread keeps its own small cache ([`super::end_cache`]), which stays
 /// in the core's caches where a table access is mostly a miss to memory. Measured, one
@@ -54,53 +52,6 @@ pub const END_TT_MIN: u32 = 12;
 /// nodes (before the selectivity fix); not kept. Storing an ETC cut-off in the table (as a
 /// result of the node): #40-#49 661.4 M -> 660.1 M nodes, #51 + #52 + #56 unchanged; not kept.
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
-
-/// At least this many empties (and below [`END_SORT_SEARCH_MIN`], where shallow searches
-/// order): the deep tier adds each child's static evaluation to its fastest-first score.
-/// Measured, one thread, FFO #40-#49 nodes: fastest-first alone 1,223.4 M; evaluation added
-/// from 14 empties 1,108.4 M (weight 16), from 13 1,075.3 M, from 12 1,046.5 M, from 11
-/// 1,018.9 M, from 9 983.1 M (weight 8; from 9 the evaluations cost more time than the nodes
-/// save); the evaluation alone without fastest-first: from 14 1,264.0 M, from 12 1,330.7 M.
-/// Time on #45-#49, three alternating rounds: without 35.6 / 30.3 / 28.5 s, from 11 30.2 /
-/// 30.3 / 26.4 s. With the endgame cache at 7-11 empties: #40-#49 from 10 744.5 M nodes, 11
-/// 757.7 M, 12 774.7 M; #45-#49 (two rounds) from 11 20.82 s, 12 20.19 s, 13 20.42 s; #50-#52
-/// from 11 1,664.6 M nodes in 53.3 s, from 12 1,706.5 M in 51.9 s. Leaving the evaluations
-/// out at nodes expected to fail low (children of cut nodes) below 18 empties: 670.6 M ->
-/// 702.2 M nodes, below 14: 681.1 M, no faster. Counting only the part of an evaluation within
-/// 4, 8 or 16 discs of alpha (as the ordering searches' window does): FFO #51 + #52 + #56
-/// 2,441.8 M, 2,350.9 M, 2,205.7 M nodes against 2,090.4 M: margins far from alpha matter here.
-pub const END_EVAL_ORDER_MIN: u32 = 12;
-/// Ordering score per disc of the child's evaluation, against fastest-first's 64 per opponent
-/// reply ([`super::ordering::REPLY_WEIGHT`]). Measured (FFO #40-#49 nodes, from 11 empties):
-/// 8: 1,018.9 M, 16: 1,034.5 M; from 12: 4: 1,082.4 M, 8: 1,046.5 M; from 9: 8: 983.1 M,
-/// 16: 1,015.2 M, 32: 1,125.4 M. Again
-/// on the deeper #50-#52: 4: 1,639.3 M, 8: 1,576.1 M, 16: 1,610.8 M. With mobility beside the
-/// ordering searches' values above this tier, #51 + #52 + #56: 8 (potential replies 8):
-/// 2,090.4 M; 16 (and 16) 2,075.6 M, but #53 + #58 7,805.9 M against 7,818.3 M; 32 (and 32)
-/// 2,150.5 M. With 8 here, potential replies weighted 4, 12 or 16 instead of 8: 2,151-2,163 M
-/// against 2,153 M (measured while the midgame ordering still had its old tie-break).
-/// With the ordering searches' window of [`END_SORT_BELOW`], 16 (and potential replies 16,
-/// [`super::ordering::POTENTIAL_REPLY_WEIGHT`]): #51 + #52 + #56 2,047.6 M against 2,062.2 M
-/// with 8 (and 8); 16 and 8: 2,053.0 M; 24 and 16: 2,091.0 M. See [`END_SORT_BELOW`] for the
-/// whole suite.
-pub const EVAL_ORDER_WEIGHT: i32 = 16;
-
-/// The window of the endgame ordering searches at a null-window node around alpha reaches
-/// this many discs below alpha and [`END_SORT_ABOVE`] above it (as Egaroucid's ordering
-/// searches look further below the window than above). Moves clearly above alpha tie there,
-/// and the opponent's mobility picks among them; below alpha, how far below still tells moves
-/// apart. Measured, one thread, nodes, FFO #51 + #52 + #56 (with
-/// [`EVAL_ORDER_WEIGHT`] 8): ±4 (below, above) 2,090.4 M; 4, 1: 2,079.5 M; 8, 2: 2,074.6 M;
-/// 10, 3: 2,072.9 M; 12, 2: 2,069.1 M; 16, 1: 2,064.8 M; 16, 2: 2,062.2 M; 64, 2: 2,093.0 M.
-/// With weight 16 (and 16 per potential reply): 12, 2: 2,052.2 M; 16, 2: 2,047.6 M; 16, 3:
-/// 2,050.3 M; 24, 2: 2,057.7 M. The whole of FFO #40-#59 with 16, 2 and weight 16 against ±4
-/// and 8: 32,147.2 M nodes against 32,687.6 M (-1.7 %): #40-#49 655.6 M against 661.4 M,
-/// #50 754.1 M against 740.1 M, #53 2,157.1 M against 2,243.4 M, #54 4,033.1 M against
-/// 4,190.8 M, #55 14,298.2 M against 14,521.1 M, #57 2,518.7 M against 2,643.9 M, #58 5,660.4 M
-/// against 5,574.9 M.
-pub const END_SORT_BELOW: i32 = 16;
-/// See [`END_SORT_BELOW`].
-pub const END_SORT_ABOVE: i32 = 2;
 
 /// At least this many empties: fastest-first also counts the opponent's potential replies.
 /// Below, in the thread-cache tier, they cost more time than they save nodes. Measured, one
@@ -137,23 +88,6 @@ pub const END_PROBCUT_MIN: u32 = 14;
 // be cut by ProbCut.
 const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
 
-/// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
-/// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties), from
-/// 4 empties up. Measured, one thread, FFO #40-#49 (two alternating rounds): from 5 empties
-/// 774.7 M nodes, from 4 648.1 M and 3 % faster (with the disc-count test below; 0.5 % without
-/// it), from 3 604.8 M but no faster than from 4; from 2n - 4 640.6 M, no faster.
-#[inline(always)]
-pub(super) fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
-    // The cap can only reach alpha when the opponent has at least (64 - alpha) / 2 discs.
-    if alpha >= 2 * n as i32 - 2 && 2 * opponent.count_ones() as i32 >= 64 - alpha {
-        let cap = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
-        if cap <= alpha {
-            return Some(cap);
-        }
-    }
-    None
-}
-
 /// A parent's evaluation state and its move (square, flips) to a node, when the parent has one.
 type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
 
@@ -173,80 +107,8 @@ impl<E: Evaluator> Context<'_, E> {
         let (player, opponent) = child;
         if n > SHALLOW_MAX {
             self.nws_end_deep(player, opponent, alpha, n, parent)
-        } else if n > 4 {
-            self.nws_end_shallow(player, opponent, alpha, n)
         } else {
-            self.solve_small(player, opponent, alpha, n)
-        }
-    }
-
-    #[inline(always)]
-    fn solve_small(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
-        let e = !(player | opponent);
-        match n {
-            4 => self.solve_4(player, opponent, alpha),
-            3 => self.solve_3(player, opponent, alpha, parity_order(e)),
-            2 => {
-                let a = e.trailing_zeros() as usize;
-                let b = (e & (e - 1)).trailing_zeros() as usize;
-                self.solve_2(player, opponent, alpha, a, b)
-            }
-            1 => {
-                self.nodes += 1;
-                super::last_moves::solve_1(player, alpha, e.trailing_zeros() as usize)
-            }
-            _ => {
-                self.nodes += 1;
-                final_score(player, opponent)
-            }
-        }
-    }
-
-    /// 5 to `SHALLOW_MAX` empties: parity order over the empties, flips computed directly.
-    /// (Corners first within each parity: FFO #40-#49 4 % fewer nodes, but no faster in three
-    /// alternating rounds on #45-#49; not kept. Again with X-squares last as well, here and in
-    /// the last four's order: #40-#49 567.5 M -> 543.9 M nodes, #53 1,824.2 M -> 1,796.7 M, but
-    /// #45-#49 alternating on one core, four rounds, 3 % slower: min 17.27 -> 17.81 s. Not
-    /// kept. With that order, the shallow tier to 5 empties: 489.6 M nodes, 23.4 s against
-    /// 22.0 s. Without the test for an adjacent opponent disc before the flips: identical
-    /// nodes, #40-#49 alternating on one core, three rounds, min 16.41 -> 16.52 s, median
-    /// 16.58 -> 16.64 s; not kept.)
-    fn nws_end_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
-        self.nodes += 1;
-        if let Some(v) = stability_cut(player, opponent, alpha, n) {
-            return v;
-        }
-        let e = !(player | opponent);
-        let odd = odd_quadrants(e);
-        let mut best = i32::MIN;
-        for part in [e & odd, e & !odd] {
-            let mut m = part;
-            while m != 0 {
-                let sq = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if NEIGHBOURS[sq] & opponent == 0 {
-                    continue;
-                }
-                let f = flips(sq, player, opponent);
-                if f == 0 {
-                    continue;
-                }
-                let v = -self.nws_end(opponent ^ f, player ^ f ^ (1 << sq), -alpha - 1, n - 1);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        return v;
-                    }
-                }
-            }
-        }
-        if best != i32::MIN {
-            return best;
-        }
-        if legal_moves(opponent, player) != 0 {
-            -self.nws_end_shallow(opponent, player, -alpha - 1, n)
-        } else {
-            final_score(player, opponent)
+            self.solve_last(player, opponent, alpha, n)
         }
     }
 
@@ -271,7 +133,7 @@ impl<E: Evaluator> Context<'_, E> {
             return if legal_moves(opponent, player) != 0 {
                 -self.nws_end_deep(opponent, player, -alpha - 1, n, None)
             } else {
-                final_score(player, opponent)
+                Board::new(player, opponent).final_score()
             };
         }
         let board = Board::new(player, opponent);
@@ -414,7 +276,7 @@ impl<E: Evaluator> Context<'_, E> {
         for i in first..list.len() {
             if i == 1 && n >= SPLIT_MIN && list.len() > 2 && self.can_split() {
                 let rest = list.sorted_from(1);
-                if let Some((v, sq)) = self.split(player, opponent, n, None, alpha, rest) {
+                if let Some((v, sq)) = self.split(player, opponent, n, alpha, rest) {
                     if v > best {
                         best = v;
                         best_sq = sq;
@@ -498,5 +360,85 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         None
+    }
+}
+
+/// The loop of a helper thread of `pool`: searches the moves of the split points it is offered
+/// with its own context, keeping its endgame cache from one split point to the next.
+pub fn help<E: Evaluator>(
+    pool: &SplitPool,
+    tt: &TranspositionTable,
+    eval: &E,
+    probcut: &ProbCutModel,
+) {
+    let mut end_cache = Some(EndCache::default());
+    pool.helper_loop(|sp| {
+        let cache = end_cache.take().unwrap_or_default();
+        let mut ctx = Context::new_with_end_cache(tt, eval, &sp.abort, cache)
+            .with_probcut(probcut)
+            .with_pool(pool);
+        ctx.selectivity = sp.node.selectivity;
+        ctx.ordering_window = sp.node.ordering_window;
+        ctx.tt_min_depth = sp.node.tt_min_depth;
+        ctx.search_split(sp);
+        end_cache = Some(ctx.end_cache);
+        ctx.nodes
+    });
+}
+
+impl<E: Evaluator> Context<'_, E> {
+    /// Searches moves of `sp` until none is left, it is aborted or this context stops; true
+    /// when this context stopped.
+    fn search_split(&mut self, sp: &SplitPoint) -> bool {
+        let node = sp.node;
+        while let Some(c) = sp.take() {
+            let (np, no) = c.child(node.player, node.opponent);
+            let v = -self.nws_end(np, no, -node.alpha - 1, node.empties - 1);
+            if self.stopped {
+                return true;
+            }
+            if sp.record(v, c.sq) {
+                break;
+            }
+        }
+        false
+    }
+
+    /// True when an idle helper could take a split point now.
+    #[inline(always)]
+    fn can_split(&self) -> bool {
+        self.pool.is_some_and(|p| p.has_idle())
+    }
+
+    /// Shares `rest` (moves still to search, best first) of a null-window node around
+    /// `alpha` with idle helpers and searches them too. Returns the best (value, move) over
+    /// them, or `None` when no helper was free (the caller then searches them alone).
+    fn split(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        empties: u32,
+        alpha: i32,
+        rest: Vec<Candidate>,
+    ) -> Option<(i32, u8)> {
+        let pool = self.pool?;
+        let node = SplitNode {
+            player,
+            opponent,
+            empties,
+            alpha,
+            selectivity: self.selectivity,
+            ordering_window: self.ordering_window,
+            tt_min_depth: self.tt_min_depth,
+        };
+        let sp = Arc::new(SplitPoint::new(node, rest));
+        if !pool.offer(&sp) {
+            return None;
+        }
+        // The owner works on its own split point with its own stop flag.
+        if self.search_split(&sp) {
+            sp.abort.store(true, Ordering::Relaxed);
+        }
+        Some(sp.finish(|| self.should_stop()))
     }
 }

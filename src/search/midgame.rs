@@ -3,18 +3,14 @@
 //! when the depth reaches the end of the game.
 
 use super::context::Context;
-use super::last_moves::final_score;
 use super::limits::Selectivity;
-use super::ordering::{weighted_mobility, MoveList};
+use super::ordering::{sort_depth_for, sort_window, MoveList};
 use super::probcut;
 use crate::board::flip::flips;
-use crate::board::movegen::{legal_moves, potential_moves};
+use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::Evaluator;
 
-/// Below this depth nodes skip the table and order moves by mobility only (in a solve, below
-/// `root::SOLVE_TT_MIN_DEPTH`).
-pub const TT_MIN_DEPTH: u32 = 3;
 /// From this depth on, moves are ordered by shallow searches of the children.
 pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
 
@@ -81,7 +77,7 @@ impl<E: Evaluator> Context<'_, E> {
                 let passed = self.eval.pass(state);
                 -self.pvs(opponent, player, &passed, -beta, -alpha, depth)
             } else {
-                final_score(player, opponent)
+                Board::new(player, opponent).final_score()
             };
         }
         // One ply from the horizon: the best of the children's evaluations, without the table
@@ -171,7 +167,7 @@ impl<E: Evaluator> Context<'_, E> {
                 let passed = self.eval.pass(state);
                 -self.nws(opponent, player, &passed, -alpha - 1, depth)
             } else {
-                final_score(player, opponent)
+                Board::new(player, opponent).final_score()
             };
         }
         if depth < self.tt_min_depth {
@@ -353,10 +349,8 @@ impl<E: Evaluator> Context<'_, E> {
         }
     }
 
-    /// Orders by the value of a `sort_depth` search of each child less the opponent's
-    /// mobility and potential mobility after it ([`ORDER_MOBILITY_WEIGHT`],
-    /// [`ORDER_POTENTIAL_WEIGHT`]); the move on `skip` (the table move, searched already or to
-    /// be searched first) goes first without a search.
+    /// Orders `list` by [`MoveList::score_by_values`] with `sort_depth` searches of the
+    /// children inside `window`; the move on `skip` goes first without a search.
     pub fn score_by_search(
         &mut self,
         board: &Board,
@@ -366,82 +360,9 @@ impl<E: Evaluator> Context<'_, E> {
         window: (i32, i32),
         skip: u8,
     ) {
-        for c in list.as_mut_slice() {
-            if c.sq == skip {
-                c.score = 1 << 30;
-                continue;
-            }
-            let (np, no) = c.child(board.player, board.opponent);
-            if np == 0 {
-                c.score = 1 << 29; // wipe-out
-                continue;
-            }
-            let replies = legal_moves(np, no);
-            let mobility = weighted_mobility(replies);
-            let potential = potential_moves(np, no).count_ones() as i32;
+        list.score_by_values(board.player, board.opponent, skip, |c, (np, no)| {
             let cs = self.eval.play(state, c.sq as usize, c.flips);
-            let value = -self.pvs(np, no, &cs, -window.1, -window.0, sort_depth);
-            c.score = value * ORDER_DISC
-                - mobility * ORDER_MOBILITY_WEIGHT
-                - potential * ORDER_POTENTIAL_WEIGHT;
-        }
+            -self.pvs(np, no, &cs, -window.1, -window.0, sort_depth)
+        });
     }
 }
-
-/// Ordering score of one disc of a child's shallow-search value.
-pub const ORDER_DISC: i32 = 256;
-/// Ordering score taken off per reply the opponent has after a move (corners counted twice),
-/// beside the shallow search's value: two discs. Also [`ORDER_POTENTIAL_WEIGHT`] per
-/// potential reply (an empty square next to one of our discs): one disc. A weak evaluation
-/// orders better with mobility beside it. Measured, one thread, nodes (before: a tie-break of
-/// 1/16 disc per reply, no potential mobility): FFO #51, #52, #56 solves 2,240.6 M; with
-/// 4 discs per reply 2,170.8 M, 2 discs 2,179.1 M, 1 disc 2,182.5 M; 2 discs and 1 per
-/// potential reply 2,090.4 M (4 and 2: 2,158.0 M; 3 and 1.5: 2,141.5 M; 2 and 1 in the
-/// endgame but the old tie-break in the midgame: 2,105.4 M). FFO #53 + #58 8,261.3 M in
-/// 191.4 s -> 7,818.3 M in 176.0 s; #40-#49 670.6 M -> 661.4 M. Midgame depth-14 searches of
-/// FFO #60-#79: 317.8 M -> 306.8 M (4 and 2: 301.9 M). The whole of FFO #40-#59, run side by
-/// side with the code before: 37.72 G nodes in 948.3 s -> 32.69 G in 816.4 s (#55 17.99 G in
-/// 465.1 s -> 14.52 G in 374.7 s).
-pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
-/// See [`ORDER_MOBILITY_WEIGHT`].
-pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
-
-/// Half-width around a null window of the ordering searches: children are told apart only
-/// near alpha, where it matters. Measured, one thread: FFO #45-#49 solves (deep endgame tier)
-/// 1,274.6 M nodes with a full window, 1,220.2 M with 12, 1,206.9 M with 8, 1,204.8 M with 4;
-/// depth-12 searches of 30 held-out positions (midgame null-window nodes) 41.5 M with a full
-/// window, 37.2 M with 8, 36.4 M with 4, 35.9 M with 2 (1.14x faster with 4). The midgame
-/// searches before an exact solve keep the full window (their table moves guide the solve:
-/// FFO #40-#49 1,216 M nodes with it, 1,284 M with 4).
-pub const SORT_WINDOW: i32 = 4;
-
-/// The window of the ordering searches at a null-window node around `alpha`, reaching `below`
-/// discs below alpha and `above` discs above alpha + 1.
-#[inline(always)]
-pub fn sort_window(alpha: i32, below: i32, above: i32) -> (i32, i32) {
-    ((alpha - below).max(-64), (alpha + 1 + above).min(64))
-}
-
-/// Depth of the ordering searches at a node of depth `depth`.
-#[inline(always)]
-pub fn sort_depth_for(depth: u32) -> u32 {
-    match depth {
-        0..=5 => 0,
-        6..=8 => 1,
-        9..=12 => 2,
-        _ => 3,
-    }
-}
-
-/// Empties from which endgame nodes order their moves by shallow searches (below, by
-/// fastest-first plus the children's evaluations). FFO #40-#49 nodes: from 16 1,082.0 M, 18
-/// 1,019.3 M, 20 1,022.0 M. Later (before the selectivity fix in [`Context::pvs`]), on
-/// #50-#52 (26-27 empties; one thread, nodes): from 18
-/// 1,539 M, from 22 1,512 M, never (evaluations up to the root) 1,506 M but on #53 (28
-/// empties) 3,247 M against 2,946 M; ordering searches weighted like Egaroucid's (one ply,
-/// value x 32 - mobility x 34) 1,505 M from 18, 1,697 M from 16. The ordering searches
-/// themselves are cheap (#50: 0.25 M of 769 M nodes); at the expected cut nodes the first
-/// move cuts 98-99 % of the time at every depth. With mobility beside the searches' values
-/// ([`ORDER_MOBILITY_WEIGHT`], then in the endgame only), #51 + #52 + #56: from 16 2,176.8 M,
-/// 18 2,105.4 M, 20 2,095.0 M; from 16 and 17 with one ply less 2,121.4 M and 2,106.7 M.
-pub const END_SORT_SEARCH_MIN: u32 = 18;

@@ -132,7 +132,7 @@ impl<E: Evaluator> Searcher<E> {
         let pool = SplitPool::default();
         let mut result = std::thread::scope(|scope| {
             for _ in 1..self.threads {
-                scope.spawn(|| pool.helper_loop(&self.tt, &*self.eval, &self.probcut));
+                scope.spawn(|| endgame::help(&pool, &self.tt, &*self.eval, &self.probcut));
             }
             let mut ctx = Context::new(&self.tt, &*self.eval, stop)
                 .with_probcut(&self.probcut)

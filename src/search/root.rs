@@ -1,10 +1,9 @@
 //! The root: iterative deepening with aspiration windows over the root moves, the final exact
 //! or win/loss/draw solve, the principal variation, and progress reports after each iteration.
 
-use super::context::Context;
+use super::context::{Context, TT_MIN_DEPTH};
 use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
-use super::midgame::{SORT_WINDOW, TT_MIN_DEPTH};
-use super::ordering::MoveList;
+use super::ordering::{MoveList, SORT_WINDOW};
 use super::tt::NO_SELECTIVITY;
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;

@@ -5,7 +5,6 @@
 
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
-use crate::search::last_moves::final_score;
 use crate::search::ordering::MoveList;
 use std::fmt::Write as _;
 
@@ -73,7 +72,7 @@ impl<E: Evaluator> Recorder<'_, E> {
         let id = self.node(mv, alpha, beta, depth);
         let moves = b.legal_moves();
         let value = if moves == 0 && b.pass().legal_moves() == 0 {
-            final_score(b.player, b.opponent)
+            b.final_score()
         } else if depth == 0 {
             self.eval.evaluate(&b)
         } else if moves == 0 {
@@ -254,7 +253,7 @@ mod tests {
         fn negamax(b: Board, d: u32) -> i32 {
             let m = b.legal_moves();
             if m == 0 && b.pass().legal_moves() == 0 {
-                return final_score(b.player, b.opponent);
+                return b.final_score();
             }
             if d == 0 {
                 return Heuristic.evaluate(&b);
