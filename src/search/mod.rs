@@ -5,10 +5,9 @@
 
 pub mod context;
 pub mod end_cache;
-pub mod endgame;
 pub mod last_moves;
 pub mod limits;
-pub mod midgame;
+pub mod node;
 pub mod ordering;
 pub mod parallel;
 pub mod probcut;
@@ -132,7 +131,7 @@ impl<E: Evaluator> Searcher<E> {
         let pool = SplitPool::default();
         let mut result = std::thread::scope(|scope| {
             for _ in 1..self.threads {
-                scope.spawn(|| endgame::help(&pool, &self.tt, &*self.eval, &self.probcut));
+                scope.spawn(|| node::help(&pool, &self.tt, &*self.eval, &self.probcut));
             }
             let mut ctx = Context::new(&self.tt, &*self.eval, stop)
                 .with_probcut(&self.probcut)

@@ -305,6 +305,9 @@ pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
     out
 }
 
+/// From this depth on, moves are ordered by shallow searches of the children.
+pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
+
 /// Ordering score of one disc of a child's shallow-search value.
 pub const ORDER_DISC: i32 = 256;
 /// Ordering score taken off per reply the opponent has after a move (corners counted twice),
