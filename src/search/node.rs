@@ -97,65 +97,41 @@ type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
 /// and a best move (64 for none).
 type Known = Option<(Option<(i32, i32)>, u8)>;
 
-/// How one phase of the game searches a null-window node: the steps of
-/// [`Context::null_window`] that differ between the midgame and the endgame.
+/// How one phase of the game searches a null-window node (its position and `alpha` held by
+/// the phase): the steps of [`Context::null_window`] that differ between the midgame and the
+/// endgame.
 trait Phase<E: Evaluator> {
-    /// The node's value after the side to move passes (the opponent searched around
-    /// `-alpha - 1` in the same phase).
-    fn after_pass(&self, ctx: &mut Context<'_, E>, player: u64, opponent: u64, alpha: i32) -> i32;
+    /// The position and the null window's `alpha`.
+    fn node(&self) -> (Board, i32);
+    /// The value after the side to move passes (the opponent searched in the same phase).
+    fn after_pass(&self, ctx: &mut Context<'_, E>) -> i32;
     /// A value found without the table, for nodes too shallow for it.
-    fn shallow(
-        &self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        alpha: i32,
-        moves: u64,
-    ) -> Option<i32>;
-    /// The table hash of `board` (0 where no table is used) and what is known of it.
-    fn known(&self, ctx: &mut Context<'_, E>, board: &Board) -> (u64, Known);
-    /// A value that ends the search before any move (stability, Multi-ProbCut, enhanced
-    /// transposition cut-offs); `list` is filled here when a cut-off needs it, and the answer
-    /// says so.
+    fn shallow(&self, ctx: &mut Context<'_, E>, moves: u64) -> Option<i32>;
+    /// The table hash of the position (0 where no table is used) and what is known of it.
+    fn known(&self, ctx: &mut Context<'_, E>) -> (u64, Known);
+    /// `Err(value)` when a cut-off ends the search before any move (stability, Multi-ProbCut,
+    /// enhanced transposition cut-offs); `Ok(true)` when `list` was filled on the way.
     fn prune(
         &mut self,
         ctx: &mut Context<'_, E>,
-        board: &Board,
-        alpha: i32,
         moves: u64,
         list: &mut MoveList,
     ) -> Result<bool, i32>;
     /// The value for us of the child after the move on `sq` with `flips`.
-    fn child(&self, ctx: &mut Context<'_, E>, board: &Board, sq: u8, flips: u64, alpha: i32)
-        -> i32;
+    fn child(&self, ctx: &mut Context<'_, E>, sq: u8, flips: u64) -> i32;
     /// Scores the moves of `list` (without the table move when it was searched first).
-    fn order(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        list: &mut MoveList,
-        tt_move: u8,
-        alpha: i32,
-        moves: u64,
-    );
+    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: u8, moves: u64);
     /// The node's empties, when the moves after the first may be shared with idle helpers.
     fn split_empties(&self) -> Option<u32>;
-    /// Stores the result of the node.
-    #[allow(clippy::too_many_arguments)]
-    fn store(
-        &self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        hash: u64,
-        alpha: i32,
-        best: i32,
-        sq: u8,
-        start: u64,
-    );
+    /// Stores the result `best` (move `sq`) of a search that began at node count `start`.
+    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: u8, start: u64);
 }
 
-/// A midgame null-window node searched `depth` plies (less than its empties) with its
-/// evaluation state; `book_move` orders it when the table has no move.
+/// A midgame null-window node around `alpha` searched `depth` plies (less than its empties)
+/// with its evaluation state; `book_move` orders it when the table has no move.
 struct Midgame<'s, E: Evaluator> {
+    board: Board,
+    alpha: i32,
     state: &'s E::State,
     depth: u32,
     book_move: u8,
@@ -163,27 +139,27 @@ struct Midgame<'s, E: Evaluator> {
 
 impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     #[inline(always)]
-    fn after_pass(&self, ctx: &mut Context<'_, E>, player: u64, opponent: u64, alpha: i32) -> i32 {
+    fn node(&self) -> (Board, i32) {
+        (self.board, self.alpha)
+    }
+
+    #[inline(always)]
+    fn after_pass(&self, ctx: &mut Context<'_, E>) -> i32 {
         let passed = ctx.eval.pass(self.state);
-        -ctx.nws(opponent, player, &passed, -alpha - 1, self.depth)
+        let Board { player, opponent } = self.board;
+        -ctx.nws(opponent, player, &passed, -self.alpha - 1, self.depth)
     }
 
     #[inline(always)]
-    fn shallow(
-        &self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        alpha: i32,
-        moves: u64,
-    ) -> Option<i32> {
+    fn shallow(&self, ctx: &mut Context<'_, E>, moves: u64) -> Option<i32> {
         (self.depth < ctx.tt_min_depth)
-            .then(|| ctx.nws_shallow(board, self.state, alpha, self.depth, moves))
+            .then(|| ctx.nws_shallow(&self.board, self.state, self.alpha, self.depth, moves))
     }
 
     #[inline(always)]
-    fn known(&self, ctx: &mut Context<'_, E>, board: &Board) -> (u64, Known) {
-        let hash = board.table_hash();
-        let known = ctx.tt.probe(board, hash).map(|d| {
+    fn known(&self, ctx: &mut Context<'_, E>) -> (u64, Known) {
+        let hash = self.board.table_hash();
+        let known = ctx.tt.probe(&self.board, hash).map(|d| {
             let usable = d.is_usable(self.depth as u8, ctx.selectivity);
             let best = if d.best < 64 { d.best } else { self.book_move };
             (usable.then_some((d.lower as i32, d.upper as i32)), best)
@@ -192,17 +168,11 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn prune(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        alpha: i32,
-        _: u64,
-        _: &mut MoveList,
-    ) -> Result<bool, i32> {
+    fn prune(&mut self, ctx: &mut Context<'_, E>, _: u64, _: &mut MoveList) -> Result<bool, i32> {
         if ctx.selectivity > NO_SELECTIVITY && self.depth >= probcut::MIN_DEPTH {
-            if let Some(v) = ctx.probcut(board, self.state, alpha, self.depth, board.empty_count())
-            {
+            let (board, depth) = (&self.board, self.depth);
+            let n = board.empty_count();
+            if let Some(v) = ctx.probcut(board, self.state, self.alpha, depth, n) {
                 return Err(v);
             }
         }
@@ -210,31 +180,16 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child(
-        &self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        sq: u8,
-        flips: u64,
-        alpha: i32,
-    ) -> i32 {
-        let (np, no) = child(board, sq, flips);
+    fn child(&self, ctx: &mut Context<'_, E>, sq: u8, flips: u64) -> i32 {
+        let (np, no) = child(&self.board, sq, flips);
         let cs = ctx.eval.play(self.state, sq as usize, flips);
-        -ctx.nws(np, no, &cs, -alpha - 1, self.depth - 1)
+        -ctx.nws(np, no, &cs, -self.alpha - 1, self.depth - 1)
     }
 
     #[inline(always)]
-    fn order(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        list: &mut MoveList,
-        tt_move: u8,
-        alpha: i32,
-        _: u64,
-    ) {
-        let window = sort_window(alpha, ctx.ordering_window, ctx.ordering_window);
-        ctx.order_mid(board, self.state, list, self.depth, window, tt_move);
+    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: u8, _: u64) {
+        let window = sort_window(self.alpha, ctx.ordering_window, ctx.ordering_window);
+        ctx.order_mid(&self.board, self.state, list, self.depth, window, tt_move);
     }
 
     #[inline(always)]
@@ -243,24 +198,18 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn store(
-        &self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        hash: u64,
-        alpha: i32,
-        best: i32,
-        sq: u8,
-        start: u64,
-    ) {
-        ctx.store_result(board, hash, self.depth, (alpha, alpha + 1), best, sq, start);
+    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: u8, start: u64) {
+        let window = (self.alpha, self.alpha + 1);
+        ctx.store_result(&self.board, hash, self.depth, window, best, sq, start);
     }
 }
 
-/// An endgame null-window node of `n` empties (more than [`SHALLOW_MAX`]). Its evaluation
-/// state, built only when ProbCut or the ordering needs one, is `parent`'s after its move when
-/// given, else built from the position.
+/// An endgame null-window node around `alpha` with `n` empties (more than [`SHALLOW_MAX`]).
+/// Its evaluation state, built only when ProbCut or the ordering needs one, is `parent`'s
+/// after its move when given, else built from the position.
 struct Endgame<'s, E: Evaluator> {
+    board: Board,
+    alpha: i32,
     n: u32,
     parent: Parent<'s, E>,
     state: Option<E::State>,
@@ -268,8 +217,10 @@ struct Endgame<'s, E: Evaluator> {
 
 impl<'s, E: Evaluator> Endgame<'s, E> {
     #[inline(always)]
-    fn new(n: u32, parent: Parent<'s, E>) -> Self {
+    fn new(board: Board, alpha: i32, n: u32, parent: Parent<'s, E>) -> Self {
         Endgame {
+            board,
+            alpha,
             n,
             parent,
             state: None,
@@ -278,8 +229,8 @@ impl<'s, E: Evaluator> Endgame<'s, E> {
 
     /// The node's evaluation state, built on first use.
     #[inline(always)]
-    fn state(&mut self, eval: &E, board: &Board) -> &E::State {
-        let parent = self.parent;
+    fn state(&mut self, eval: &E) -> &E::State {
+        let (parent, board) = (self.parent, &self.board);
         self.state.get_or_insert_with(|| match parent {
             Some((s, sq, flips)) => eval.play(s, sq as usize, flips),
             None => eval.state(board),
@@ -289,18 +240,25 @@ impl<'s, E: Evaluator> Endgame<'s, E> {
 
 impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     #[inline(always)]
-    fn after_pass(&self, ctx: &mut Context<'_, E>, player: u64, opponent: u64, alpha: i32) -> i32 {
-        -ctx.null_window(Endgame::new(self.n, None), opponent, player, -alpha - 1)
+    fn node(&self) -> (Board, i32) {
+        (self.board, self.alpha)
     }
 
     #[inline(always)]
-    fn shallow(&self, _: &mut Context<'_, E>, _: &Board, _: i32, _: u64) -> Option<i32> {
+    fn after_pass(&self, ctx: &mut Context<'_, E>) -> i32 {
+        let passed = Endgame::new(self.board.pass(), -self.alpha - 1, self.n, None);
+        -ctx.null_window(passed)
+    }
+
+    #[inline(always)]
+    fn shallow(&self, _: &mut Context<'_, E>, _: u64) -> Option<i32> {
         None
     }
 
     #[inline(always)]
-    fn known(&self, ctx: &mut Context<'_, E>, board: &Board) -> (u64, Known) {
+    fn known(&self, ctx: &mut Context<'_, E>) -> (u64, Known) {
         // From the shared table, or below its reach from this thread's cache.
+        let board = &self.board;
         if self.n >= END_TT_MIN {
             let hash = board.table_hash();
             let known = ctx.tt.probe(board, hash).map(|d| {
@@ -321,18 +279,16 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     fn prune(
         &mut self,
         ctx: &mut Context<'_, E>,
-        board: &Board,
-        alpha: i32,
         moves: u64,
         list: &mut MoveList,
     ) -> Result<bool, i32> {
-        let n = self.n;
+        let (board, alpha, n) = (self.board, self.alpha, self.n);
         if let Some(v) = stability_cut(board.player, board.opponent, alpha, n) {
             return Err(v);
         }
         if ctx.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
-            let state = self.state(ctx.eval, board);
-            if let Some(v) = ctx.probcut(board, state, alpha, n, n) {
+            let state = self.state(ctx.eval);
+            if let Some(v) = ctx.probcut(&board, state, alpha, n, n) {
                 return Err(v);
             }
         }
@@ -340,7 +296,7 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         // waits until the table move has failed to cut.
         if n >= ETC_MIN {
             list.fill(board.player, board.opponent, moves);
-            if let Some(v) = ctx.etc(board, alpha, n, list) {
+            if let Some(v) = ctx.etc(&board, alpha, n, list) {
                 return Err(v);
             }
             return Ok(true);
@@ -349,51 +305,37 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child(
-        &self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        sq: u8,
-        flips: u64,
-        alpha: i32,
-    ) -> i32 {
+    fn child(&self, ctx: &mut Context<'_, E>, sq: u8, flips: u64) -> i32 {
         let parent = self.state.as_ref().map(|s| (s, sq, flips));
-        -ctx.nws_end_child(child(board, sq, flips), -alpha - 1, self.n - 1, parent)
+        let (np, no) = child(&self.board, sq, flips);
+        -ctx.nws_end_child(np, no, -self.alpha - 1, self.n - 1, parent)
     }
 
     #[inline(always)]
-    fn order(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        list: &mut MoveList,
-        tt_move: u8,
-        alpha: i32,
-        moves: u64,
-    ) {
+    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: u8, moves: u64) {
         // By shallow searches high up, by fastest-first plus the children's evaluations in the
         // middle, by fastest-first alone below (or for two moves).
-        let n = self.n;
-        let (player, opponent) = (board.player, board.opponent);
+        let (board, n) = (self.board, self.n);
         let by_search = n >= END_SORT_SEARCH_MIN;
         let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && moves.count_ones() > 2;
         if by_search {
             let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
-            let window = sort_window(alpha, END_SORT_BELOW, END_SORT_ABOVE);
-            let state = self.state(ctx.eval, board);
-            ctx.score_by_search(board, state, list, sort_depth, window, tt_move);
+            let window = sort_window(self.alpha, END_SORT_BELOW, END_SORT_ABOVE);
+            let state = self.state(ctx.eval);
+            ctx.score_by_search(&board, state, list, sort_depth, window, tt_move);
         } else if by_evaluation {
             // Fastest-first plus the children's evaluations (lower for the opponent first),
             // which reuse the opponent's moves and potential moves that fastest-first counts.
             let eval = ctx.eval;
-            let state = self.state(eval, board);
-            list.score_endgame_with(player, opponent, tt_move, |c, (np, no), replies, pot| {
-                let child = eval.play(state, c.sq as usize, c.flips);
-                let board = Board::new(np, no);
-                -eval.evaluate_knowing(&child, &board, replies, pot) * EVAL_ORDER_WEIGHT
+            let state = self.state(eval);
+            list.score_endgame_with(board.player, board.opponent, tt_move, |c, child, m, pot| {
+                let after = eval.play(state, c.sq as usize, c.flips);
+                let child = Board::new(child.0, child.1);
+                -eval.evaluate_knowing(&after, &child, m, pot) * EVAL_ORDER_WEIGHT
             });
         } else {
-            list.score_endgame(player, opponent, tt_move, n >= END_POTENTIAL_MIN);
+            let potential = n >= END_POTENTIAL_MIN;
+            list.score_endgame(board.player, board.opponent, tt_move, potential);
         }
     }
 
@@ -403,17 +345,9 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn store(
-        &self,
-        ctx: &mut Context<'_, E>,
-        board: &Board,
-        hash: u64,
-        alpha: i32,
-        best: i32,
-        sq: u8,
-        start: u64,
-    ) {
+    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: u8, start: u64) {
         // In the shared table from [`END_TT_MIN`] empties, below in the thread's cache.
+        let (board, alpha) = (&self.board, self.alpha);
         if self.n >= END_TT_MIN {
             ctx.store_result(board, hash, self.n, (alpha, alpha + 1), best, sq, start);
         } else if !ctx.stopped {
@@ -592,29 +526,39 @@ impl<E: Evaluator> Context<'_, E> {
         if depth == 0 {
             return self.evaluate(player, opponent, state);
         }
+        let board = Board::new(player, opponent);
         let node = Midgame {
+            board,
+            alpha,
             state,
             depth,
             book_move,
         };
-        self.null_window(node, player, opponent, alpha)
+        self.null_window(node)
     }
 
     /// Null-window exact search around `alpha` with `n` empties: returns a fail-soft value `v`
     /// (`v > alpha`: the exact score is at least `v`; otherwise at most `v`).
     #[inline]
     pub fn nws_end(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
-        self.nws_end_child((player, opponent), alpha, n, None)
+        self.nws_end_child(player, opponent, alpha, n, None)
     }
 
     /// [`Context::nws_end`] of `child` (side to move, opponent); `parent` is the parent's
     /// evaluation state and its move (square, flips) when it has one, from which a deep
     /// child's state is one incremental update.
     #[inline(always)]
-    fn nws_end_child(&mut self, child: (u64, u64), alpha: i32, n: u32, parent: Parent<E>) -> i32 {
-        let (player, opponent) = child;
+    fn nws_end_child(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        n: u32,
+        parent: Parent<E>,
+    ) -> i32 {
         if n > SHALLOW_MAX {
-            self.null_window(Endgame::new(n, parent), player, opponent, alpha)
+            let board = Board::new(player, opponent);
+            self.null_window(Endgame::new(board, alpha, n, parent))
         } else {
             self.solve_last(player, opponent, alpha, n)
         }
@@ -623,25 +567,18 @@ impl<E: Evaluator> Context<'_, E> {
     /// The null-window search of a node of `phase` around `alpha`, fail-soft: the node's
     /// entry, what the table knows, the phase's cut-offs, then the table move first and the
     /// others ordered, each until one exceeds `alpha`; the result is stored.
-    fn null_window<P: Phase<E>>(
-        &mut self,
-        mut phase: P,
-        player: u64,
-        opponent: u64,
-        alpha: i32,
-    ) -> i32 {
+    fn null_window<P: Phase<E>>(&mut self, mut phase: P) -> i32 {
         let start = self.nodes;
-        let moves = match self.enter(player, opponent, alpha, |ctx| {
-            phase.after_pass(ctx, player, opponent, alpha)
-        }) {
+        let (board, alpha) = phase.node();
+        let (player, opponent) = (board.player, board.opponent);
+        let moves = match self.enter(player, opponent, alpha, |ctx| phase.after_pass(ctx)) {
             Ok(moves) => moves,
             Err(v) => return v,
         };
-        let board = Board::new(player, opponent);
-        if let Some(v) = phase.shallow(self, &board, alpha, moves) {
+        if let Some(v) = phase.shallow(self, moves) {
             return v;
         }
-        let (hash, known) = phase.known(self, &board);
+        let (hash, known) = phase.known(self);
         let mut tt_move = 64u8;
         if let Some((bounds, best)) = known {
             if let Some((lower, upper)) = bounds {
@@ -657,7 +594,7 @@ impl<E: Evaluator> Context<'_, E> {
         // The list is built in place, once: moved out of an option or a match it cost a
         // 576-byte copy per node.
         let mut list = MoveList::empty();
-        let listed = match phase.prune(self, &board, alpha, moves, &mut list) {
+        let listed = match phase.prune(self, moves, &mut list) {
             Ok(listed) => listed,
             Err(v) => return v,
         };
@@ -668,10 +605,10 @@ impl<E: Evaluator> Context<'_, E> {
         let tt_legal = tt_move < 64 && moves & (1u64 << tt_move) != 0;
         if tt_legal {
             let f = flips(tt_move as usize, player, opponent);
-            best = phase.child(self, &board, tt_move, f, alpha);
+            best = phase.child(self, tt_move, f);
             best_sq = tt_move;
             if best > alpha || moves == 1u64 << tt_move {
-                phase.store(self, &board, hash, alpha, best, best_sq, start);
+                phase.store(self, hash, best, best_sq, start);
                 return best;
             }
         }
@@ -687,7 +624,7 @@ impl<E: Evaluator> Context<'_, E> {
             }
             0
         };
-        phase.order(self, &board, &mut list, tt_move, alpha, moves);
+        phase.order(self, &mut list, tt_move, moves);
         for i in first..list.len() {
             if let Some(n) = phase.split_empties() {
                 if i == 1 && list.len() > 2 && self.can_split() {
@@ -702,7 +639,7 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
             let c = list.pick(i);
-            let v = phase.child(self, &board, c.sq, c.flips, alpha);
+            let v = phase.child(self, c.sq, c.flips);
             if v > best {
                 best = v;
                 best_sq = c.sq;
@@ -711,7 +648,7 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        phase.store(self, &board, hash, alpha, best, best_sq, start);
+        phase.store(self, hash, best, best_sq, start);
         best
     }
 
