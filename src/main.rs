@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use wedge::board::Board;
 use wedge::eval::PatternEval;
-use wedge::search::probcut::ProbCutModel;
+use wedge::search::ProbCutModel;
 use wedge::search::{Limits, Searcher, Selectivity, SolveMode};
 use wedge::tools::{bench, perft, solve};
 
@@ -394,7 +394,7 @@ fn run_solve(
 fn run_protocol<P: wedge::protocol::Protocol>(common: &Common, proto: P) -> Result<(), String> {
     // The table is made on the engine thread; a size the system cannot give fails here at
     // once, with the option named.
-    wedge::search::tt::TranspositionTable::check_size(common.hash as usize)
+    wedge::search::TranspositionTable::check_size(common.hash as usize)
         .map_err(|e| format!("--hash {}: {e}", common.hash))?;
     // The weights are loaded on the engine thread; a bad weights file ends the process with
     // its error before anything is answered.
@@ -965,9 +965,9 @@ struct ValuingArgs {
 fn search_valuer(
     common: &Common,
     depth: u32,
-) -> Result<wedge::search::valuer::SearchValuer<PatternEval>, String> {
+) -> Result<wedge::search::SearchValuer<PatternEval>, String> {
     let eval = Arc::new(load_evaluation(common)?);
-    Ok(wedge::search::valuer::SearchValuer::new(
+    Ok(wedge::search::SearchValuer::new(
         Searcher::new(eval, 64, common.threads()),
         depth,
         Selectivity::NONE,

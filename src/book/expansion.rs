@@ -282,7 +282,7 @@ mod tests {
     use crate::book::test_valuers::{solve, Hashed, Solver};
     use crate::book::Consistency;
     use crate::rng::Rng;
-    use crate::search::tt::TranspositionTable;
+    use crate::search::TranspositionTable;
 
     fn near_end_root(seed: u64, empties: u32) -> Board {
         let mut rng = Rng::new(seed);

@@ -4,7 +4,7 @@ use super::builder::normalize;
 use super::{BookLookup, Valuation, Valuer};
 use crate::board::{Board, Square, Squares};
 use crate::eval::heuristic::Heuristic;
-use crate::search::tt::TranspositionTable;
+use crate::search::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
 /// The lowest allowed square, valued from the board's hash in `[-modulus/2, modulus/2]`;

@@ -8,7 +8,7 @@ use super::*;
 use crate::board::{Board, Move, Square, Squares, Symmetry};
 use crate::eval::heuristic::Heuristic;
 use crate::rng::Rng;
-use crate::search::tt::TranspositionTable;
+use crate::search::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
 fn random_games(n: usize, seed: u64, plies: usize) -> Vec<Vec<Move>> {

@@ -551,7 +551,7 @@ impl<E: Evaluator> Worker<E> {
         };
         let eval = self.searcher.evaluator_arc();
         let make = |depth: u32| {
-            crate::search::valuer::SearchValuer::new(
+            crate::search::SearchValuer::new(
                 Searcher::new(eval.clone(), 16, 1),
                 depth,
                 Selectivity::NONE,

@@ -498,12 +498,6 @@ impl<E: Evaluator> Context<'_, E> {
         best
     }
 
-    /// [`Context::nws`] from a position alone (the evaluation state is built from scratch).
-    pub fn nws_mid(&mut self, player: u64, opponent: u64, alpha: i32, depth: u32) -> i32 {
-        let state = self.eval.state(&Board::new(player, opponent));
-        self.nws(player, opponent, &state, alpha, depth)
-    }
-
     /// Depth-limited null-window search around `alpha`, fail-soft: the book where it answers,
     /// the endgame once the depth reaches the end, the evaluation at depth 0, else a
     /// [`Midgame`] node.

@@ -105,11 +105,6 @@ impl MoveList {
     }
 
     #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Candidate] {
         &mut self.items[..self.len]
     }
@@ -117,12 +112,6 @@ impl MoveList {
     #[inline(always)]
     pub fn as_slice(&self) -> &[Candidate] {
         &self.items[..self.len]
-    }
-
-    /// The candidate at position `i`.
-    #[inline(always)]
-    pub fn get(&self, i: usize) -> Candidate {
-        self.items[i]
     }
 
     /// Moves the candidate on `sq` (if in the list) to the front; says whether it was there.

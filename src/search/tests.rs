@@ -121,7 +121,7 @@ impl Probe {
     /// Null-window search of `b` to `depth` around `alpha`.
     fn null_window(&self, b: &Board, alpha: i32, depth: u32) -> i32 {
         let mut ctx = Context::new(&self.tt, &Heuristic, &self.stop);
-        ctx.nws_mid(b.player, b.opponent, alpha, depth)
+        ctx.nws(b.player, b.opponent, &(), alpha, depth)
     }
 
     /// Null-window exact search of `b` around `alpha` in the endgame solver.
