@@ -5,7 +5,7 @@ use super::end_cache::EndCache;
 use super::ordering::SORT_WINDOW;
 use super::parallel::SplitPool;
 use super::probcut::ProbCutModel;
-use super::tt::TranspositionTable;
+use super::tt::{MoveHint, Stored, TranspositionTable};
 use crate::board::Board;
 use crate::book::{BookHit, BookLookup};
 use crate::eval::Evaluator;
@@ -18,6 +18,12 @@ pub const TT_MIN_DEPTH: u32 = 3;
 
 /// How many stop polls pass between two reads of the clock.
 const CLOCK_POLL_INTERVAL: u32 = 256;
+
+/// What the book says of a node: the value the search would find, or a move to try first.
+pub enum BookAnswer {
+    Value(i32),
+    Hint(MoveHint),
+}
 
 pub struct Context<'a, E: Evaluator> {
     pub tt: &'a TranspositionTable,
@@ -96,17 +102,20 @@ impl<'a, E: Evaluator> Context<'a, E> {
         self
     }
 
-    /// The book at a node of `n` empties searched `depth` plies: `Ok(value)` when the book
-    /// answers for the search, else `Err(book move or 64)` to order the node with.
+    /// The book at a node of `n` empties searched `depth` plies: its value when it answers
+    /// for the search, else its move (if any) to order the node with.
     #[inline(always)]
-    pub fn book_cut(&mut self, player: u64, opponent: u64, depth: u32, n: u32) -> Result<i32, u8> {
+    pub fn book_answer(&mut self, player: u64, opponent: u64, depth: u32, n: u32) -> BookAnswer {
         match self.book_hit(player, opponent, n) {
             Some(hit) if hit.covers(depth, n) => {
                 self.nodes += 1;
-                Ok(hit.value)
+                BookAnswer::Value(hit.value)
             }
-            Some(hit) => Err(hit.best.map_or(64, |s| s.index() as u8)),
-            None => Err(64),
+            Some(hit) => BookAnswer::Hint(
+                hit.best
+                    .map_or(MoveHint::NONE, |s| MoveHint::square(s.index() as u8)),
+            ),
+            None => BookAnswer::Hint(MoveHint::NONE),
         }
     }
 
@@ -188,13 +197,19 @@ impl<'a, E: Evaluator> Context<'a, E> {
         depth: u32,
         (alpha, beta): (i32, i32),
         score: i32,
-        best: u8,
+        best: MoveHint,
         start: u64,
     ) {
         if !self.stopped {
-            let (depth, sel, nodes) = (depth as u8, self.selectivity, self.nodes - start);
-            self.tt
-                .store(board, hash, depth, sel, alpha, beta, score, best, nodes);
+            let result = Stored {
+                depth: depth as u8,
+                selectivity: self.selectivity,
+                window: (alpha, beta),
+                score,
+                best,
+                nodes: self.nodes - start,
+            };
+            self.tt.store(board, hash, result);
         }
     }
 }

@@ -10,7 +10,7 @@
 //! exact in the endgame except in the selective passes of a solve (selectivity above 0), whose
 //! table entries carry that selectivity (never used as exact bounds).
 
-use super::context::Context;
+use super::context::{BookAnswer, Context};
 use super::end_cache::EndCache;
 use super::last_moves::SHALLOW_MAX;
 use super::limits::Selectivity;
@@ -21,7 +21,7 @@ use super::ordering::{
 use super::parallel::{SplitNode, SplitPoint, SplitPool};
 use super::probcut::{self, ProbCutModel};
 use super::stability::stability_cut;
-use super::tt::{TranspositionTable, NO_SELECTIVITY};
+use super::tt::{MoveHint, TranspositionTable, NO_SELECTIVITY};
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
@@ -94,8 +94,8 @@ const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
 type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
 
 /// What the table or the endgame cache knows of a node: bounds (when deep and exact enough)
-/// and a best move (64 for none).
-type Known = Option<(Option<(i32, i32)>, u8)>;
+/// and a best move.
+type Known = Option<(Option<(i32, i32)>, MoveHint)>;
 
 /// How one phase of the game searches a null-window node (its position and `alpha` held by
 /// the phase): the steps of [`Context::null_window`] that differ between the midgame and the
@@ -120,11 +120,17 @@ trait Phase<E: Evaluator> {
     /// The value for us of the child after the move on `sq` with `flips`.
     fn child(&self, ctx: &mut Context<'_, E>, sq: u8, flips: u64) -> i32;
     /// Scores the moves of `list` (without the table move when it was searched first).
-    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: u8, moves: u64);
+    fn order(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        list: &mut MoveList,
+        tt_move: MoveHint,
+        moves: u64,
+    );
     /// The node's empties, when the moves after the first may be shared with idle helpers.
     fn split_empties(&self) -> Option<u32>;
     /// Stores the result `best` (move `sq`) of a search that began at node count `start`.
-    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: u8, start: u64);
+    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: MoveHint, start: u64);
 }
 
 /// A midgame null-window node around `alpha` searched `depth` plies (less than its empties)
@@ -134,7 +140,7 @@ struct Midgame<'s, E: Evaluator> {
     alpha: i32,
     state: &'s E::State,
     depth: u32,
-    book_move: u8,
+    book_move: MoveHint,
 }
 
 impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
@@ -161,7 +167,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
         let hash = self.board.table_hash();
         let known = ctx.tt.probe(&self.board, hash).map(|d| {
             let usable = d.is_usable(self.depth as u8, ctx.selectivity);
-            let best = if d.best < 64 { d.best } else { self.book_move };
+            let best = d.best.or(self.book_move);
             (usable.then_some((d.lower as i32, d.upper as i32)), best)
         });
         (hash, known.or(Some((None, self.book_move))))
@@ -187,7 +193,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: u8, _: u64) {
+    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: MoveHint, _: u64) {
         let window = sort_window(self.alpha, ctx.ordering_window, ctx.ordering_window);
         ctx.order_mid(&self.board, self.state, list, self.depth, window, tt_move);
     }
@@ -198,7 +204,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: u8, start: u64) {
+    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: MoveHint, start: u64) {
         let window = (self.alpha, self.alpha + 1);
         ctx.store_result(&self.board, hash, self.depth, window, best, sq, start);
     }
@@ -312,7 +318,13 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: u8, moves: u64) {
+    fn order(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        list: &mut MoveList,
+        tt_move: MoveHint,
+        moves: u64,
+    ) {
         // By shallow searches high up, by fastest-first plus the children's evaluations in the
         // middle, by fastest-first alone below (or for two moves).
         let (board, n) = (self.board, self.n);
@@ -345,7 +357,7 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: u8, start: u64) {
+    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: MoveHint, start: u64) {
         // In the shared table from [`END_TT_MIN`] empties, below in the thread's cache.
         let (board, alpha) = (&self.board, self.alpha);
         if self.n >= END_TT_MIN {
@@ -424,9 +436,9 @@ impl<E: Evaluator> Context<'_, E> {
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
         let start = self.nodes;
-        let book_move = match self.book_cut(player, opponent, depth, n) {
-            Ok(v) => return v,
-            Err(m) => m,
+        let book_move = match self.book_answer(player, opponent, depth, n) {
+            BookAnswer::Value(v) => return v,
+            BookAnswer::Hint(m) => m,
         };
         // Reaching the end of the game: an exact search, ordered fastest-first like the
         // endgame's, whose null-window searches take the other moves.
@@ -450,13 +462,10 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let board = Board::new(player, opponent);
         let hash = board.table_hash();
-        let tt_move = self.tt.probe(&board, hash).map_or(book_move, |d| {
-            if d.best < 64 {
-                d.best
-            } else {
-                book_move
-            }
-        });
+        let tt_move = self
+            .tt
+            .probe(&board, hash)
+            .map_or(book_move, |d| d.best.or(book_move));
         // Built in place (see `MoveList::new`): the copy cost a 584-byte memcpy per node.
         let mut list = MoveList::empty();
         list.fill(player, opponent, moves);
@@ -465,7 +474,7 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             self.order_mid(&board, state, &mut list, depth, (-64, 64), tt_move);
         }
-        let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, 64u8);
+        let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, MoveHint::NONE);
         for i in 0..list.len() {
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
@@ -482,7 +491,7 @@ impl<E: Evaluator> Context<'_, E> {
             };
             if v > best {
                 best = v;
-                best_sq = c.sq;
+                best_sq = MoveHint::square(c.sq);
                 if v > a {
                     a = v;
                     if v >= beta {
@@ -510,9 +519,9 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
-        let book_move = match self.book_cut(player, opponent, depth, n) {
-            Ok(v) => return v,
-            Err(m) => m,
+        let book_move = match self.book_answer(player, opponent, depth, n) {
+            BookAnswer::Value(v) => return v,
+            BookAnswer::Hint(m) => m,
         };
         if depth >= n {
             return self.nws_end(player, opponent, alpha, n);
@@ -573,7 +582,7 @@ impl<E: Evaluator> Context<'_, E> {
             return v;
         }
         let (hash, known) = phase.known(self);
-        let mut tt_move = 64u8;
+        let mut tt_move = MoveHint::NONE;
         if let Some((bounds, best)) = known {
             if let Some((lower, upper)) = bounds {
                 if lower > alpha {
@@ -595,13 +604,14 @@ impl<E: Evaluator> Context<'_, E> {
         // The table move first, before the others are ordered: it cuts most of the time, and
         // then their ordering would be wasted.
         let mut best = i32::MIN;
-        let mut best_sq = 64u8;
-        let tt_legal = tt_move < 64 && moves & (1u64 << tt_move) != 0;
+        let mut best_sq = MoveHint::NONE;
+        let tt_legal = tt_move.is_in(moves);
         if tt_legal {
-            let f = flips(tt_move as usize, player, opponent);
-            best = phase.child(self, tt_move, f);
+            let sq = tt_move.index();
+            let f = flips(sq as usize, player, opponent);
+            best = phase.child(self, sq, f);
             best_sq = tt_move;
-            if best > alpha || moves == 1u64 << tt_move {
+            if best > alpha || moves == 1u64 << sq {
                 phase.store(self, hash, best, best_sq, start);
                 return best;
             }
@@ -612,7 +622,7 @@ impl<E: Evaluator> Context<'_, E> {
             usize::from(list.move_to_front(tt_move))
         } else {
             if tt_legal {
-                list.fill_without_first(player, opponent, moves, tt_move);
+                list.fill_without_first(player, opponent, moves, tt_move.index());
             } else {
                 list.fill(player, opponent, moves);
             }
@@ -636,7 +646,7 @@ impl<E: Evaluator> Context<'_, E> {
             let v = phase.child(self, c.sq, c.flips);
             if v > best {
                 best = v;
-                best_sq = c.sq;
+                best_sq = MoveHint::square(c.sq);
                 if v > alpha {
                     break;
                 }
@@ -749,7 +759,7 @@ impl<E: Evaluator> Context<'_, E> {
         list: &mut MoveList,
         depth: u32,
         window: (i32, i32),
-        tt_move: u8,
+        tt_move: MoveHint,
     ) {
         if depth >= SORT_SEARCH_MIN_DEPTH {
             // The table move is put first by the searches' own skip.
@@ -770,7 +780,7 @@ impl<E: Evaluator> Context<'_, E> {
         list: &mut MoveList,
         sort_depth: u32,
         window: (i32, i32),
-        skip: u8,
+        skip: MoveHint,
     ) {
         list.score_by_values(board.player, board.opponent, skip, |c, (np, no)| {
             let cs = self.eval.play(state, c.sq as usize, c.flips);
@@ -859,7 +869,7 @@ impl<E: Evaluator> Context<'_, E> {
         empties: u32,
         alpha: i32,
         rest: Vec<Candidate>,
-    ) -> Option<(i32, u8)> {
+    ) -> Option<(i32, MoveHint)> {
         let pool = self.pool?;
         let node = SplitNode {
             player,

@@ -4,6 +4,7 @@
 //! classes.
 
 use super::stability::corner_stable;
+use super::tt::MoveHint;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::CORNERS;
@@ -116,8 +117,8 @@ impl MoveList {
 
     /// Moves the candidate on `sq` (if in the list) to the front; says whether it was there.
     #[inline]
-    pub fn move_to_front(&mut self, sq: u8) -> bool {
-        match self.as_slice().iter().position(|c| c.sq == sq) {
+    pub fn move_to_front(&mut self, hint: MoveHint) -> bool {
+        match self.as_slice().iter().position(|c| hint.is(c.sq)) {
             Some(k) => {
                 self.items.swap(0, k);
                 true
@@ -152,7 +153,13 @@ impl MoveList {
     /// twice), few potential replies (when `potential`), many of our discs made stable around
     /// the corners, odd quadrants first; the table move before all.
     #[inline]
-    pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: u8, potential: bool) {
+    pub fn score_endgame(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        tt_move: MoveHint,
+        potential: bool,
+    ) {
         if potential {
             self.score_endgame_with(player, opponent, tt_move, |_, _, _, _| 0);
         } else {
@@ -169,7 +176,7 @@ impl MoveList {
         &mut self,
         player: u64,
         opponent: u64,
-        tt_move: u8,
+        tt_move: MoveHint,
         mut extra: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
     ) {
         self.score_fastest_first(player, opponent, tt_move, |c, child, replies| {
@@ -188,12 +195,12 @@ impl MoveList {
         &mut self,
         player: u64,
         opponent: u64,
-        tt_move: u8,
+        tt_move: MoveHint,
         mut extra: impl FnMut(&Candidate, (u64, u64), u64) -> i32,
     ) {
         let odd = odd_quadrants(!(player | opponent));
         for c in self.as_mut_slice() {
-            if c.sq == tt_move {
+            if tt_move.is(c.sq) {
                 c.score = 1 << 30;
                 continue;
             }
@@ -213,9 +220,9 @@ impl MoveList {
 impl MoveList {
     /// Puts the table move (if any) first.
     #[inline]
-    pub fn boost(&mut self, tt_move: u8) {
+    pub fn boost(&mut self, tt_move: MoveHint) {
         for c in self.as_mut_slice() {
-            if c.sq == tt_move {
+            if tt_move.is(c.sq) {
                 c.score = 1 << 30;
             }
         }
@@ -241,11 +248,11 @@ impl MoveList {
         &mut self,
         player: u64,
         opponent: u64,
-        skip: u8,
+        skip: MoveHint,
         mut value: impl FnMut(&Candidate, (u64, u64)) -> i32,
     ) {
         for c in self.as_mut_slice() {
-            if c.sq == skip {
+            if skip.is(c.sq) {
                 c.score = 1 << 30;
                 continue;
             }
@@ -479,7 +486,7 @@ mod tests {
                 let sq = m.trailing_zeros() as u8;
                 m &= m - 1;
                 let mut whole = MoveList::new(p, o, moves);
-                assert!(whole.move_to_front(sq));
+                assert!(whole.move_to_front(MoveHint::square(sq)));
                 let mut rest = MoveList::empty();
                 rest.fill_without_first(p, o, moves, sq);
                 let key = |c: &Candidate| (c.sq, c.flips);

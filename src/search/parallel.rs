@@ -4,6 +4,7 @@
 //! told to stop, aborts the helpers working on it. Results are exact whatever the timing.
 
 use super::ordering::Candidate;
+use super::tt::MoveHint;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -35,7 +36,7 @@ pub struct SplitPoint {
     /// Set on a cut-off or when the owner stops: helpers drop their move.
     pub abort: AtomicBool,
     /// Best value and move found by anyone.
-    best: Mutex<(i32, u8)>,
+    best: Mutex<(i32, MoveHint)>,
 }
 
 impl SplitPoint {
@@ -47,7 +48,7 @@ impl SplitPoint {
             next: AtomicUsize::new(0),
             workers: AtomicUsize::new(0),
             abort: AtomicBool::new(false),
-            best: Mutex::new((i32::MIN, 64)),
+            best: Mutex::new((i32::MIN, MoveHint::NONE)),
         }
     }
 
@@ -64,7 +65,7 @@ impl SplitPoint {
     pub fn record(&self, v: i32, sq: u8) -> bool {
         if let Ok(mut b) = self.best.lock() {
             if v > b.0 {
-                *b = (v, sq);
+                *b = (v, MoveHint::square(sq));
             }
         }
         if v > self.node.alpha {
@@ -78,7 +79,7 @@ impl SplitPoint {
     /// Waits for the helpers to finish, aborting them once `should_stop` says so; the
     /// processor is offered to other threads now and then (a system call each time, so not
     /// at every turn). Returns the best (value, move) found.
-    pub fn finish(&self, mut should_stop: impl FnMut() -> bool) -> (i32, u8) {
+    pub fn finish(&self, mut should_stop: impl FnMut() -> bool) -> (i32, MoveHint) {
         let mut turns = 0u32;
         while self.workers.load(Acquire) > 0 {
             if should_stop() {
@@ -90,7 +91,10 @@ impl SplitPoint {
                 std::thread::yield_now();
             }
         }
-        self.best.lock().map(|b| *b).unwrap_or((i32::MIN, 64))
+        self.best
+            .lock()
+            .map(|b| *b)
+            .unwrap_or((i32::MIN, MoveHint::NONE))
     }
 }
 

@@ -4,7 +4,7 @@
 use super::context::{Context, TT_MIN_DEPTH};
 use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
 use super::ordering::{MoveList, SORT_WINDOW};
-use super::tt::NO_SELECTIVITY;
+use super::tt::{MoveHint, NO_SELECTIVITY};
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use std::time::Instant;
@@ -451,7 +451,15 @@ fn root_pvs<E: Evaluator>(
     let best_sq = roots[0].sq;
     // With the pass's selectivity: a selective pass at full depth is no solve.
     let hash = board.table_hash();
-    ctx.store_result(board, hash, depth, (alpha, beta), best, best_sq, start);
+    ctx.store_result(
+        board,
+        hash,
+        depth,
+        (alpha, beta),
+        best,
+        MoveHint::square(best_sq),
+        start,
+    );
     Some(best)
 }
 
@@ -500,7 +508,7 @@ fn principal_variation<E: Evaluator>(
         let stored = ctx
             .tt
             .probe(&b, b.table_hash())
-            .and_then(|d| Square::new(d.best));
+            .and_then(|d| d.best.to_square());
         let last_ply = pv.len() as u32 + 1 == depth;
         let Some(sq) = stored.or_else(|| last_ply.then(|| best_one_ply(ctx, &b)).flatten()) else {
             break;

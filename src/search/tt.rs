@@ -7,6 +7,76 @@ use super::tt_memory::{TableMemory, ZeroedAtomics};
 use crate::board::Board;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
+/// The best move known for a position: a square, or none. One byte (64 for none), so that
+/// table entries and move lists stay compact.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveHint(u8);
+
+impl Default for MoveHint {
+    fn default() -> MoveHint {
+        MoveHint::NONE
+    }
+}
+
+impl MoveHint {
+    pub const NONE: MoveHint = MoveHint(64);
+
+    /// The square of index `sq` (below 64).
+    #[inline(always)]
+    pub const fn square(sq: u8) -> MoveHint {
+        MoveHint(sq & 63)
+    }
+
+    #[inline(always)]
+    pub fn is_some(self) -> bool {
+        self.0 < 64
+    }
+
+    /// True when the hint is the square of index `sq`.
+    #[inline(always)]
+    pub fn is(self, sq: u8) -> bool {
+        self.0 == sq
+    }
+
+    /// True when the hint is a square of `moves` (a bitboard).
+    #[inline(always)]
+    pub fn is_in(self, moves: u64) -> bool {
+        self.0 < 64 && moves & (1u64 << self.0) != 0
+    }
+
+    /// The square's index; meaningful only for a square.
+    #[inline(always)]
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// This hint, or `other` when there is none.
+    #[inline(always)]
+    pub fn or(self, other: MoveHint) -> MoveHint {
+        if self.is_some() {
+            self
+        } else {
+            other
+        }
+    }
+
+    pub fn to_square(self) -> Option<crate::board::Square> {
+        crate::board::Square::new(self.0)
+    }
+}
+
+/// A search result to store: `score` from a search of `depth` plies at `selectivity` in the
+/// window (`alpha`, `beta`) that found `best` and visited `nodes` nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct Stored {
+    pub depth: u8,
+    pub selectivity: u8,
+    pub window: (i32, i32),
+    pub score: i32,
+    pub best: MoveHint,
+    pub nodes: u64,
+}
+
 /// Selectivity level of a search without forward pruning.
 pub const NO_SELECTIVITY: u8 = 0;
 
@@ -15,8 +85,7 @@ pub const NO_SELECTIVITY: u8 = 0;
 pub struct TtData {
     pub lower: i8,
     pub upper: i8,
-    /// Best move square (0..64), or 64 when none.
-    pub best: u8,
+    pub best: MoveHint,
     /// Remaining depth searched; at least the number of empties means solved to the end.
     pub depth: u8,
     /// Multi-ProbCut level (0 = none, higher = more pruning; see `search::probcut`).
@@ -31,7 +100,7 @@ impl TtData {
     fn pack(self) -> u64 {
         (self.lower as u8 as u64)
             | (self.upper as u8 as u64) << 8
-            | (self.best as u64) << 16
+            | (self.best.0 as u64) << 16
             | (self.depth as u64) << 24
             | (self.selectivity as u64) << 32
             | (self.age as u64) << 40
@@ -43,7 +112,7 @@ impl TtData {
         TtData {
             lower: w as u8 as i8,
             upper: (w >> 8) as u8 as i8,
-            best: (w >> 16) as u8,
+            best: MoveHint((w >> 16) as u8),
             depth: (w >> 24) as u8,
             selectivity: (w >> 32) as u8,
             age: (w >> 40) as u8,
@@ -203,23 +272,18 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a search result for `board`: `score` from a search of window (`alpha`, `beta`)
-    /// that visited `nodes` nodes; `hash` is the board's [`Board::table_hash`]. Merges with
+    /// Stores `result` for `board`; `hash` is the board's [`Board::table_hash`]. Merges with
     /// an entry of the same board, depth and selectivity, replaces otherwise.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(
-        &self,
-        board: &Board,
-        hash: u64,
-        depth: u8,
-        selectivity: u8,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-        best: u8,
-        nodes: u64,
-    ) {
+    pub fn store(&self, board: &Board, hash: u64, result: Stored) {
+        let Stored {
+            depth,
+            selectivity,
+            window: (alpha, beta),
+            score,
+            best,
+            nodes,
+        } = result;
         self.mark_used();
         let fresh_bounds = if score <= alpha {
             (-64, score)
@@ -265,9 +329,7 @@ impl TranspositionTable {
                     }
                     return;
                 }
-                if best == 64 {
-                    best = old.best;
-                }
+                best = best.or(old.best);
                 victim = i;
                 victim_rank = 0;
                 break;
@@ -330,24 +392,46 @@ fn write(s: &Slot, board: &Board, data: u64) {
 mod tests {
     use super::*;
 
+    fn stored(depth: u8, sel: u8, window: (i32, i32), score: i32, best: u8, nodes: u64) -> Stored {
+        let best = if best < 64 {
+            MoveHint::square(best)
+        } else {
+            MoveHint::NONE
+        };
+        Stored {
+            depth,
+            selectivity: sel,
+            window,
+            score,
+            best,
+            nodes,
+        }
+    }
+
     #[test]
     fn store_probe_and_merge() {
         let tt = TranspositionTable::new(1);
         let b = Board::START;
         let h = b.table_hash();
         assert!(tt.probe(&b, h).is_none());
-        tt.store(&b, h, 5, 0, -10, 10, 3, 19, 100);
+        tt.store(&b, h, stored(5, 0, (-10, 10), 3, 19, 100));
         let d = tt.probe(&b, h).unwrap();
-        assert_eq!((d.lower, d.upper, d.best, d.depth), (3, 3, 19, 5));
+        assert_eq!(
+            (d.lower, d.upper, d.best, d.depth),
+            (3, 3, MoveHint::square(19), 5)
+        );
         // A fail-high at the same depth tightens the lower bound only where consistent.
-        tt.store(&b, h, 6, 0, 0, 1, 4, 64, 100);
+        tt.store(&b, h, stored(6, 0, (0, 1), 4, 64, 100));
         let d = tt.probe(&b, h).unwrap();
-        assert_eq!((d.lower, d.upper, d.best, d.depth), (4, 64, 19, 6));
-        tt.store(&b, h, 6, 0, 7, 8, 7, 64, 100);
+        assert_eq!(
+            (d.lower, d.upper, d.best, d.depth),
+            (4, 64, MoveHint::square(19), 6)
+        );
+        tt.store(&b, h, stored(6, 0, (7, 8), 7, 64, 100));
         let d = tt.probe(&b, h).unwrap();
         assert_eq!((d.lower, d.upper), (4, 7));
         // A shallower result does not overwrite a deeper one.
-        tt.store(&b, h, 2, 0, -64, 64, -20, 3, 1_000_000);
+        tt.store(&b, h, stored(2, 0, (-64, 64), -20, 3, 1_000_000));
         assert_eq!(tt.probe(&b, h).unwrap().depth, 6);
         // The colour-swapped board is a different position.
         assert!(tt.probe(&b.pass(), b.pass().table_hash()).is_none());
@@ -362,33 +446,33 @@ mod tests {
         let board = |i: u64| Board::new(1 << i, 1 << (i + 20));
         let h = 12345;
         // Five slots: a deep but cheap search, a shallow but costly one, three in between.
-        tt.store(&board(0), h, 20, 0, 0, 1, 5, 64, 10);
-        tt.store(&board(1), h, 2, 0, 0, 1, 5, 64, 1 << 30);
+        tt.store(&board(0), h, stored(20, 0, (0, 1), 5, 64, 10));
+        tt.store(&board(1), h, stored(2, 0, (0, 1), 5, 64, 1 << 30));
         for i in 2..5 {
-            tt.store(&board(i), h, 8, 0, 0, 1, 5, 64, 1 << 12);
+            tt.store(&board(i), h, stored(8, 0, (0, 1), 5, 64, 1 << 12));
         }
         assert!((0..5).all(|i| tt.probe(&board(i), h).is_some()));
         // A sixth replaces the cheapest search, not the shallowest.
-        tt.store(&board(5), h, 8, 0, 0, 1, 5, 64, 1 << 12);
+        tt.store(&board(5), h, stored(8, 0, (0, 1), 5, 64, 1 << 12));
         assert!(tt.probe(&board(0), h).is_none());
         assert!(tt.probe(&board(1), h).is_some());
         assert_eq!(tt.probe(&board(5), h).unwrap().cost, 13);
         // Among equal costs the shallowest goes.
-        tt.store(&board(6), h, 9, 0, 0, 1, 5, 64, 1 << 12);
-        tt.store(&board(7), h, 9, 0, 0, 1, 5, 64, 1 << 12);
+        tt.store(&board(6), h, stored(9, 0, (0, 1), 5, 64, 1 << 12));
+        tt.store(&board(7), h, stored(9, 0, (0, 1), 5, 64, 1 << 12));
         let kept: Vec<u64> = (0..8)
             .filter(|&i| tt.probe(&board(i), h).is_some())
             .collect();
         assert_eq!(kept.len(), 5);
         assert!(kept.contains(&1) && kept.contains(&6) && kept.contains(&7));
         // A cheaper search than all five does not evict any of them.
-        tt.store(&board(20), h, 30, 0, 0, 1, 5, 64, 1 << 8);
+        tt.store(&board(20), h, stored(30, 0, (0, 1), 5, 64, 1 << 8));
         assert!(tt.probe(&board(20), h).is_none());
         assert!(kept.iter().all(|&i| tt.probe(&board(i), h).is_some()));
         // In a new generation the old entries go first, the costly one included.
         tt.new_search();
         for i in 8..13 {
-            tt.store(&board(i), h, 3, 0, 0, 1, 5, 64, 100);
+            tt.store(&board(i), h, stored(3, 0, (0, 1), 5, 64, 100));
         }
         assert!((8..13).all(|i| tt.probe(&board(i), h).is_some()));
         assert!(tt.probe(&board(1), h).is_none());
@@ -401,7 +485,11 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let boards: Vec<Board> = (0..40u64).map(|i| Board::new(1 << i, 1 << 63)).collect();
         for (i, b) in boards.iter().enumerate().step_by(2) {
-            tt.store(b, b.table_hash(), 4, 0, -1, 1, i as i32 % 9, i as u8, 1);
+            tt.store(
+                b,
+                b.table_hash(),
+                stored(4, 0, (-1, 1), i as i32 % 9, i as u8, 1),
+            );
         }
         let before: Vec<_> = boards.iter().map(|b| tt.probe(b, b.table_hash())).collect();
         for i in 0..tt.buckets.len() as u64 {
