@@ -5,14 +5,7 @@
 use super::tt::MoveHint;
 use crate::board::hash::table_hash;
 
-/// Slots (a power of two): 2,048 of 24 bytes, 48 KB. Measured, one thread, FFO #40-#49 with
-/// the cache at 8-9 empties (with another index hash): 1,024 slots 952.6 M nodes, 2,048
-/// 948.4 M, 4,096 943.8 M (and no faster), 32,768 930.0 M (as slow as no cache, 1,019.0 M
-/// nodes), 262,144 915.8 M (slower still): beyond the core's own caches a probe costs more
-/// than it saves. At 7-11 empties, FFO #50-#52: 2,048 slots 1,664.6 M nodes in 52.6 s, 8,192
-/// 1,637.2 M in 52.2 s (and #45-#49 no faster). With the cheap index hash, 1,024 slots (in
-/// the first-level cache): #40-#49 574.2 M nodes against 567.6 M, alternating on one core,
-/// three rounds, min 17.32 against 17.40 s, median 17.89 against 17.84 s; no faster.
+/// Slots (a power of two): 2,048 of 24 bytes, 48 KB, within the core's own caches.
 const SLOTS: usize = 2048;
 
 /// One position's bounds and best move.

@@ -13,14 +13,6 @@ use crate::board::Board;
 use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list, parity order).
-/// Measured, one thread, with the thread's endgame cache below the shared table (FFO #40-#49
-/// nodes; #45-#49 seconds, two alternating rounds; #50-#52 seconds): shallow tier to 7 (cache
-/// at 8-9) 936.6 M, 23.59 s, 58.6 s; to 6 (cache from 7) 731.5 M, 22.30 s, 53.8 s; to 5
-/// 656.5 M, 22.44 s, 55.5 s. Without the cache 7 was the best (fastest-first ordering and a
-/// move list cost more than they save on nodes this small). Re-measured with the AVX-512
-/// flips, the stability cut-off at 4 empties and the table move first (FFO #40-#49, two
-/// alternating rounds): to 5 558.1 M nodes 19.2 / 19.3 s, to 6 628.8 M 19.7 / 18.9 s, to 7
-/// 783.3 M 20.4 / 20.6 s.
 pub const SHALLOW_MAX: u32 = 6;
 
 /// Squares adjacent to each square.
@@ -49,8 +41,6 @@ const fn build_neighbours() -> [u64; 64] {
 }
 
 /// Flips of `player` on `sq`, skipping the flip kernel when no opponent disc is adjacent.
-/// (The BMI2 kernel here instead of the AVX-512 one: FFO #40-#49 alternating on one core,
-/// three rounds, min 16.38 -> 17.38 s. Not kept.)
 #[inline(always)]
 fn flips_near(sq: usize, player: u64, opponent: u64) -> u64 {
     if NEIGHBOURS[sq] & opponent != 0 {
@@ -121,14 +111,6 @@ impl<E: Evaluator> Context<'_, E> {
     }
 
     /// 5 to [`SHALLOW_MAX`] empties: parity order over the empties, flips computed directly.
-    /// (Corners first within each parity: FFO #40-#49 4 % fewer nodes, but no faster in three
-    /// alternating rounds on #45-#49; not kept. Again with X-squares last as well, here and in
-    /// the last four's order: #40-#49 567.5 M -> 543.9 M nodes, #53 1,824.2 M -> 1,796.7 M, but
-    /// #45-#49 alternating on one core, four rounds, 3 % slower: min 17.27 -> 17.81 s. Not
-    /// kept. With that order, the shallow tier to 5 empties: 489.6 M nodes, 23.4 s against
-    /// 22.0 s. Without the test for an adjacent opponent disc before the flips: identical
-    /// nodes, #40-#49 alternating on one core, three rounds, min 16.41 -> 16.52 s, median
-    /// 16.58 -> 16.64 s; not kept.)
     fn solve_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
@@ -168,9 +150,7 @@ impl<E: Evaluator> Context<'_, E> {
         }
     }
 
-    /// Two empties `a`, `b`; null window around `alpha`. (The side to move's pass, here and in
-    /// [`Context::solve_3`], in a cold function not inlined, to halve the inlined code: FFO
-    /// #40-#49 alternating on one core, three rounds, min 16.50 -> 16.77 s. Not kept.)
+    /// Two empties `a`, `b`; null window around `alpha`.
     #[inline(always)]
     pub fn solve_2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
         self.nodes += 1;
@@ -202,9 +182,7 @@ impl<E: Evaluator> Context<'_, E> {
         (best != i32::MIN).then_some(best)
     }
 
-    /// Three empties in `sq` (already in parity order); null window around `alpha`. (Re-sorting
-    /// the three by the parity left after the fourth-to-last move: FFO #40-#49 1,019.0 M ->
-    /// 1,009.3 M nodes but 1.6 % slower in two alternating rounds; not kept.)
+    /// Three empties in `sq` (already in parity order); null window around `alpha`.
     pub fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, sq: [usize; 3]) -> i32 {
         self.nodes += 1;
         if let Some(v) = self.moves_3(player, opponent, alpha, sq) {

@@ -29,62 +29,20 @@ use crate::eval::Evaluator;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-/// At least this many empties: the deep tier probes and stores the shared transposition
-/// table; below it each thread keeps its own small cache ([`super::end_cache`]), which stays
-/// in the core's caches where a table access is mostly a miss to memory. Measured, one
-/// thread, 256 MB table, shallow tier to 6: FFO #40-#49 with the table from 10 731.5 M nodes,
-/// from 11 751.3 M, from 12 757.7 M (#45-#49 about 1 % faster than from 11); #50-#52 from 11
-/// 1,704.6 M nodes in 54.0 s, from 12 1,664.6 M in 52.6 s, from 13 1,723.1 M in 53.1 s.
-/// With the table's cost-based replacement, #50-#53 nodes: from 11 4,212.3 M, from 12
-/// 4,193.0 M, from 13 (ProbCut also from 13) 4,825.5 M.
-/// (Before the cache, with the table alone from 10 empties: #40-#49 1,019.0 M nodes; from 9,
-/// 963.9 M but 4 % slower.) The cache itself from 8 or 9 empties instead of 7: #40-#49
-/// 589.7 M / 618.6 M nodes against 567.5 M, no faster (20.4 / 21.6 s against 20.4 s).
+/// At least this many empties: the deep tier uses the shared table; below, the thread's
+/// own cache ([`super::end_cache`]).
 pub const END_TT_MIN: u32 = 12;
 
-/// At least this many empties: probe children in the table before searching (ETC); one more
-/// than [`END_TT_MIN`], so that the children probed can be in the table. Measured, one thread,
-/// with the table from 10: FFO #40-#49 nodes from 10: 1,256.7 M, 11: 1,256.7 M, 12: 1,284.5 M,
-/// 14: 1,317.5 M, 18: 1,382.4 M; #50-#52 from 11: 3,122 M in 80.6 s, from 14: 3,532 M in
-/// 87.0 s.
-/// (Probing the children in the thread's cache below that, from 10 empties: 628.8 M ->
-/// 618.7 M nodes, no faster; from 12: 626.8 M, 4 % slower. Not kept.) From 15, as
-/// Egaroucid's 16: 670.6 M -> 685.1 M nodes, no faster. Also skipping the children that the
-/// table shows failing low (not only cutting on one that fails high): 647.37 M -> 647.18 M
-/// nodes (before the selectivity fix); not kept. Storing an ETC cut-off in the table (as a
-/// result of the node): #40-#49 661.4 M -> 660.1 M nodes, #51 + #52 + #56 unchanged; not kept.
+/// At least this many empties: probe the children in the table before searching (ETC).
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
 
 /// At least this many empties: fastest-first also counts the opponent's potential replies.
-/// Below, in the thread-cache tier, they cost more time than they save nodes. Measured, one
-/// thread, FFO #40-#49: with them from 7 empties 668.4 M nodes, from 12 670.6 M and 3-10 %
-/// faster in four alternating rounds (weight 4 below 12: 646.7 M against 647.4 M, 16: 653.1 M,
-/// no faster; before the selectivity fix in `Context::pvs`).
 pub const END_POTENTIAL_MIN: u32 = END_TT_MIN;
 
 /// At least this many empties: the moves after the first may be shared with idle threads.
 pub const SPLIT_MIN: u32 = 14;
 
-/// At least this many empties: a selective solve (selectivity above 0) tries Multi-ProbCut,
-/// predicting the exact score from a shallow search with the model's pair for depth = empties.
-/// The selective pass's cost and the guidance it leaves for the exact pass pull apart; each
-/// measured one thread against the shipped setting (FFO #53 1,824.2 M nodes, 95 % pass 20.5 s
-/// of 57.1 s; #55 10,202.1 M): a margin of 0.85 times the fitted error: #53's pass 11.7 s,
-/// #54 3,199.4 M against 3,459.9 M nodes, but #55 17,304.4 M; 1.25 times: #55's pass alone
-/// 135.7 s. Shallower probes, 2 (n / 8) + n % 2 (+ 2) plies with the error measured against
-/// exact scores ([`super::probcut::shallow_depth`]): #53's pass 14.0 s, but the exact pass
-/// 46.7-48.6 s against 35.7 s.
-/// Probing only when the static evaluation is within 3 or 6 discs of the shallow bound (as
-/// Egaroucid does): #53 52.4 / 51.7 s, but the whole of FFO #40-#59 side by side 655.8 s
-/// against 654.1 s (#54 102.9 against 97.9 s, #55 324.3 against 319.4 s). None kept.
-/// From 14 empties instead of 12 (the selective pass prunes less near its leaves, and its
-/// probes there cost more than they save), the whole of FFO #40-#59 side by side, one core
-/// each, then the cores swapped: 576.7 -> 556.9 s and 585.1 -> 567.4 s (21,658.2 M ->
-/// 21,853.8 M nodes; #53 48.8 -> 42.6 s, #54 85.4 -> 81.5 s, #55 280.0 -> 273.6 s). From
-/// 13 or 16, #50-#54 side by side: 172.1 s and 167.1 s, against 158.5 s from 14.
-/// (Ordering by fastest-first alone, without evaluations or shallow searches, at nodes whose
-/// selective-pass entry says they fail low: #50-#54 6,259.9 M -> 6,288.1 M nodes, 159.6 ->
-/// 162.6 s side by side. Not kept.)
+/// At least this many empties: a selective solve tries Multi-ProbCut (depth = empties).
 pub const END_PROBCUT_MIN: u32 = 14;
 // The endgame cache keeps every result below the shared table as exact: no node there may
 // be cut by ProbCut.

@@ -128,8 +128,7 @@ impl MoveList {
     }
 
     /// Moves the best-scored candidate among `i..` to position `i` and returns it
-    /// (selection sort step: cheap when a cut-off comes early). (A branch-free maximum over
-    /// score-and-position keys: identical nodes, no faster on FFO #45-#49. Not kept.)
+    /// (selection sort step: cheap when a cut-off comes early).
     #[inline(always)]
     pub fn pick(&mut self, i: usize) -> Candidate {
         let mut best = i;
@@ -187,9 +186,6 @@ impl MoveList {
     }
 
     /// Fastest-first without potential replies, plus `extra(candidate, child, replies)`.
-    /// (One loop with the potential replies behind a flag instead of this layer and the one
-    /// above: identical nodes but FFO #41-#43 22,461.7 M -> 22,649.1 M instructions on an
-    /// AVX2 build, the flag tested per move. Not kept.)
     #[inline(always)]
     fn score_fastest_first(
         &mut self,
@@ -306,29 +302,12 @@ pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
 
 /// Ordering score of one disc of a child's shallow-search value.
 pub const ORDER_DISC: i32 = 256;
-/// Ordering score taken off per reply the opponent has after a move (corners counted twice),
-/// beside the shallow search's value: two discs. Also [`ORDER_POTENTIAL_WEIGHT`] per
-/// potential reply (an empty square next to one of our discs): one disc. A weak evaluation
-/// orders better with mobility beside it. Measured, one thread, nodes (before: a tie-break of
-/// 1/16 disc per reply, no potential mobility): FFO #51, #52, #56 solves 2,240.6 M; with
-/// 4 discs per reply 2,170.8 M, 2 discs 2,179.1 M, 1 disc 2,182.5 M; 2 discs and 1 per
-/// potential reply 2,090.4 M (4 and 2: 2,158.0 M; 3 and 1.5: 2,141.5 M; 2 and 1 in the
-/// endgame but the old tie-break in the midgame: 2,105.4 M). FFO #53 + #58 8,261.3 M in
-/// 191.4 s -> 7,818.3 M in 176.0 s; #40-#49 670.6 M -> 661.4 M. Midgame depth-14 searches of
-/// FFO #60-#79: 317.8 M -> 306.8 M (4 and 2: 301.9 M). The whole of FFO #40-#59, run side by
-/// side with the code before: 37.72 G nodes in 948.3 s -> 32.69 G in 816.4 s (#55 17.99 G in
-/// 465.1 s -> 14.52 G in 374.7 s).
+/// Ordering score taken off per opponent reply after a move (corners twice): two discs.
 pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
 /// See [`ORDER_MOBILITY_WEIGHT`].
 pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
 
-/// Half-width around a null window of the ordering searches: children are told apart only
-/// near alpha, where it matters. Measured, one thread: FFO #45-#49 solves (deep endgame tier)
-/// 1,274.6 M nodes with a full window, 1,220.2 M with 12, 1,206.9 M with 8, 1,204.8 M with 4;
-/// depth-12 searches of 30 held-out positions (midgame null-window nodes) 41.5 M with a full
-/// window, 37.2 M with 8, 36.4 M with 4, 35.9 M with 2 (1.14x faster with 4). The midgame
-/// searches before an exact solve keep the full window (their table moves guide the solve:
-/// FFO #40-#49 1,216 M nodes with it, 1,284 M with 4).
+/// Half-width around a null window of the ordering searches (a full window before a solve).
 pub const SORT_WINDOW: i32 = 4;
 
 /// The window of the ordering searches at a null-window node around `alpha`, reaching `below`
@@ -349,62 +328,17 @@ pub fn sort_depth_for(depth: u32) -> u32 {
     }
 }
 
-/// Empties from which endgame nodes order their moves by shallow searches (below, by
-/// fastest-first plus the children's evaluations). FFO #40-#49 nodes: from 16 1,082.0 M, 18
-/// 1,019.3 M, 20 1,022.0 M. Later (before the selectivity fix in [`Context::pvs`]), on
-/// #50-#52 (26-27 empties; one thread, nodes): from 18
-/// 1,539 M, from 22 1,512 M, never (evaluations up to the root) 1,506 M but on #53 (28
-/// empties) 3,247 M against 2,946 M; ordering searches weighted like Egaroucid's (one ply,
-/// value x 32 - mobility x 34) 1,505 M from 18, 1,697 M from 16. The ordering searches
-/// themselves are cheap (#50: 0.25 M of 769 M nodes); at the expected cut nodes the first
-/// move cuts 98-99 % of the time at every depth. With mobility beside the searches' values
-/// ([`ORDER_MOBILITY_WEIGHT`], then in the endgame only), #51 + #52 + #56: from 16 2,176.8 M,
-/// 18 2,105.4 M, 20 2,095.0 M; from 16 and 17 with one ply less 2,121.4 M and 2,106.7 M.
+/// Empties from which endgame nodes order their moves by shallow searches.
 pub const END_SORT_SEARCH_MIN: u32 = 18;
 
-/// At least this many empties (and below [`END_SORT_SEARCH_MIN`], where shallow searches
-/// order): the deep tier adds each child's static evaluation to its fastest-first score.
-/// Measured, one thread, FFO #40-#49 nodes: fastest-first alone 1,223.4 M; evaluation added
-/// from 14 empties 1,108.4 M (weight 16), from 13 1,075.3 M, from 12 1,046.5 M, from 11
-/// 1,018.9 M, from 9 983.1 M (weight 8; from 9 the evaluations cost more time than the nodes
-/// save); the evaluation alone without fastest-first: from 14 1,264.0 M, from 12 1,330.7 M.
-/// Time on #45-#49, three alternating rounds: without 35.6 / 30.3 / 28.5 s, from 11 30.2 /
-/// 30.3 / 26.4 s. With the endgame cache at 7-11 empties: #40-#49 from 10 744.5 M nodes, 11
-/// 757.7 M, 12 774.7 M; #45-#49 (two rounds) from 11 20.82 s, 12 20.19 s, 13 20.42 s; #50-#52
-/// from 11 1,664.6 M nodes in 53.3 s, from 12 1,706.5 M in 51.9 s. Leaving the evaluations
-/// out at nodes expected to fail low (children of cut nodes) below 18 empties: 670.6 M ->
-/// 702.2 M nodes, below 14: 681.1 M, no faster. Counting only the part of an evaluation within
-/// 4, 8 or 16 discs of alpha (as the ordering searches' window does): FFO #51 + #52 + #56
-/// 2,441.8 M, 2,350.9 M, 2,205.7 M nodes against 2,090.4 M: margins far from alpha matter here.
+/// At least this many empties (and below [`END_SORT_SEARCH_MIN`]): fastest-first adds each
+/// child's static evaluation.
 pub const END_EVAL_ORDER_MIN: u32 = 12;
-/// Ordering score per disc of the child's evaluation, against fastest-first's 64 per opponent
-/// reply ([`super::ordering::REPLY_WEIGHT`]). Measured (FFO #40-#49 nodes, from 11 empties):
-/// 8: 1,018.9 M, 16: 1,034.5 M; from 12: 4: 1,082.4 M, 8: 1,046.5 M; from 9: 8: 983.1 M,
-/// 16: 1,015.2 M, 32: 1,125.4 M. Again
-/// on the deeper #50-#52: 4: 1,639.3 M, 8: 1,576.1 M, 16: 1,610.8 M. With mobility beside the
-/// ordering searches' values above this tier, #51 + #52 + #56: 8 (potential replies 8):
-/// 2,090.4 M; 16 (and 16) 2,075.6 M, but #53 + #58 7,805.9 M against 7,818.3 M; 32 (and 32)
-/// 2,150.5 M. With 8 here, potential replies weighted 4, 12 or 16 instead of 8: 2,151-2,163 M
-/// against 2,153 M (measured while the midgame ordering still had its old tie-break).
-/// With the ordering searches' window of [`END_SORT_BELOW`], 16 (and potential replies 16,
-/// [`super::ordering::POTENTIAL_REPLY_WEIGHT`]): #51 + #52 + #56 2,047.6 M against 2,062.2 M
-/// with 8 (and 8); 16 and 8: 2,053.0 M; 24 and 16: 2,091.0 M. See [`END_SORT_BELOW`] for the
-/// whole suite.
+/// Ordering score per disc of the child's evaluation (fastest-first: [`REPLY_WEIGHT`] per reply).
 pub const EVAL_ORDER_WEIGHT: i32 = 16;
 
-/// The window of the endgame ordering searches at a null-window node around alpha reaches
-/// this many discs below alpha and [`END_SORT_ABOVE`] above it (as Egaroucid's ordering
-/// searches look further below the window than above). Moves clearly above alpha tie there,
-/// and the opponent's mobility picks among them; below alpha, how far below still tells moves
-/// apart. Measured, one thread, nodes, FFO #51 + #52 + #56 (with
-/// [`EVAL_ORDER_WEIGHT`] 8): ±4 (below, above) 2,090.4 M; 4, 1: 2,079.5 M; 8, 2: 2,074.6 M;
-/// 10, 3: 2,072.9 M; 12, 2: 2,069.1 M; 16, 1: 2,064.8 M; 16, 2: 2,062.2 M; 64, 2: 2,093.0 M.
-/// With weight 16 (and 16 per potential reply): 12, 2: 2,052.2 M; 16, 2: 2,047.6 M; 16, 3:
-/// 2,050.3 M; 24, 2: 2,057.7 M. The whole of FFO #40-#59 with 16, 2 and weight 16 against ±4
-/// and 8: 32,147.2 M nodes against 32,687.6 M (-1.7 %): #40-#49 655.6 M against 661.4 M,
-/// #50 754.1 M against 740.1 M, #53 2,157.1 M against 2,243.4 M, #54 4,033.1 M against
-/// 4,190.8 M, #55 14,298.2 M against 14,521.1 M, #57 2,518.7 M against 2,643.9 M, #58 5,660.4 M
-/// against 5,574.9 M.
+/// The endgame ordering searches' window reaches this many discs below alpha (and
+/// [`END_SORT_ABOVE`] above).
 pub const END_SORT_BELOW: i32 = 16;
 /// See [`END_SORT_BELOW`].
 pub const END_SORT_ABOVE: i32 = 2;
@@ -420,25 +354,7 @@ pub const REPLY_WEIGHT: i32 = 64;
 /// [`EVAL_ORDER_WEIGHT`] 16 (see there).
 pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
 
-/// Fastest-first's score added per disc of ours on or beside a corner we hold after a move
-/// ([`corner_stable`]), against [`REPLY_WEIGHT`] per opponent reply. Measured, one
-/// thread, nodes: FFO #40-#49 without 655.6 M; 8: 626.7 M, 16: 619.2 M, 24: 625.5 M, 32:
-/// 635.5 M, 64: 696.7 M. With 16: #51 + #52 + #56 2,047.6 M -> 1,980.0 M, #53 2,157.1 M ->
-/// 2,108.8 M, #58 5,660.4 M -> 5,625.7 M. (Exact edge stability from the stability table
-/// instead, 8 or 12 per disc: #40-#49 611.3 M / 610.4 M but #51 + #52 + #56 2,006.8 M with 12;
-/// both together 1,990.6-1,996.3 M. The opponent's edge-stable discs taken off as well, fewer
-/// flips or fewer flipped discs next to an empty square preferred, a parity weight of 8 or 32
-/// instead of 16: each within 0.4 % or worse on #40-#49. The same term beside the ordering
-/// searches' values, 128 or 256 per disc: #51 + #52 + #56 1,973.8 M / 1,978.2 M, #53 + #58
-/// -0.3 %; in the midgame mobility order, 16 per disc: FFO #60-#79 depth 14 306.8 M ->
-/// 305.5 M nodes; 32 per disc where the children's evaluations are added (12-17 empties):
-/// #40-#49 614.4 M, #51 + #52 + #56 1,972.3 M, with 128 beside the ordering searches as well
-/// #53 + #58 7,722.7 M against 7,734.5 M; too small to keep. Leaving the term out at 7-11
-/// empties: #40-#49 647.3 M, at 12-17: 627.6 M, so both tiers gain. Other fastest-first
-/// weights again with the term: corners counted once or three times in the opponent's
-/// mobility 647.7 M / 620.3 M; square bonuses left out or tripled 629.8 M / 683.9 M; our own
-/// mobility after the move, 8 or 16 per move, 612.4 M / 612.2 M but one more move generation
-/// per child, not kept.)
+/// Fastest-first's score per disc of ours on or beside a corner we hold after the move.
 pub const CORNER_STABILITY_WEIGHT: i32 = 16;
 
 /// Number of `moves`, corners counted twice: the opponent's mobility as the orderings weigh

@@ -98,14 +98,8 @@ impl SplitPoint {
     }
 }
 
-/// How long an idle helper watches for a split point before it sleeps on the condition
-/// variable. Waking a sleeping thread costs a system call and, on a virtual machine, an
-/// interrupt to a halted virtual CPU. With helpers that slept at once, a fresh endgame cache
-/// per split point and an owner yielding at every turn while it waited, two threads on a
-/// 2-vCPU KVM guest in a slow spell searched FFO #49 no faster than one (12.9 s against
-/// 13.9 s, 148 % CPU, 2.45 s of it in the kernel). Side by side later, alternating, two
-/// threads: #49 8.17 / 7.85 s before, 7.28 / 6.90 s with this, kernel time 0.66 / 0.56 s ->
-/// 0.16 / 0.21 s; #40-#49 27.9 / 30.4 s before, 29.8 / 28.4 s with this (within the noise).
+/// How long an idle helper watches for a split point before it sleeps (waking costs a system
+/// call).
 const IDLE_SPIN: Duration = Duration::from_millis(2);
 
 /// The idle helper threads and the split point waiting for them.

@@ -215,10 +215,8 @@ pub fn corner_stable(player: u64) -> u64 {
 }
 
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
-/// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties), from
-/// 4 empties up. Measured, one thread, FFO #40-#49 (two alternating rounds): from 5 empties
-/// 774.7 M nodes, from 4 648.1 M and 3 % faster (with the disc-count test below; 0.5 % without
-/// it), from 3 604.8 M but no faster than from 4; from 2n - 4 640.6 M, no faster.
+/// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties),
+/// from 4 empties up.
 #[inline(always)]
 pub fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
     // The cap can only reach alpha when the opponent has at least (64 - alpha) / 2 discs.

@@ -135,11 +135,7 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// Five slots of 24 bytes in 128 (two adjacent cache lines, fetched together). Measured, one
-/// thread, FFO #40-#49: two slots (one line) 1,256.7 M nodes, four 1,223.4 M. Five instead of
-/// four (slots of 32 bytes, one word unused), FFO #40-#49 with the table too small for the
-/// solves (as 256 MB is for #50-#59): 16 MB 688.4 M -> 677.8 M nodes, 32 MB 672.4 M ->
-/// 671.6 M; FFO #58 with 256 MB 6,089.8 M -> 5,950.5 M.
+/// Five slots of 24 bytes in 128 (two adjacent cache lines, fetched together).
 #[repr(C, align(128))]
 #[derive(Default)]
 struct Bucket([Slot; 5]);
@@ -298,12 +294,7 @@ impl TranspositionTable {
         let bucket = self.bucket(hash);
         // The slot to write: this position's own slot if present, else the least valuable one:
         // empty first, then stale generations, then the cheapest search to redo (bits of its
-        // node count), the shallowest among equals. Measured against the shallowest first,
-        // one thread, four slots: FFO #40-#49 with the table too small for the solves (as
-        // 256 MB is for #50-#59) 16 MB 805.4 M -> 688.4 M nodes, 32 MB 693.9 M -> 672.4 M;
-        // FFO #58 with 256 MB 8,342.9 M -> 6,089.8 M. (Depth plus cost: 731.0 M and 688.8 M.
-        // A new generation for each pass of a solve, so that the earlier passes' entries go
-        // first: 16 MB 989.4 M, worse; their best moves guide the later passes.)
+        // node count), the shallowest among equals.
         let mut victim = 0;
         let mut victim_rank = u32::MAX;
         for (i, s) in bucket.0.iter().enumerate() {
@@ -346,11 +337,6 @@ impl TranspositionTable {
             }
         }
         // A fresh entry of another position whose search cost more stays; this result goes.
-        // (FFO #40-#49 with 16 MB 677.5 M -> 663.3 M nodes, or 674.9 M when the victim must
-        // cost 16 times more; #53 2,629.9 M -> 2,540.3 M, #58 5,950.6 M -> 5,720.9 M. Timed
-        // side by side with the code before it, one core each: #55 472.6 / 473.1 s before,
-        // 482.5 / 479.6 s after, with 8 % fewer nodes at 37.4 M against 41.2 M nodes/s; #53 +
-        // #58 193.6 s -> 191.4 s. No faster overall; kept for the nodes.)
         let cost = cost_of(nodes);
         if victim_rank >= rank(true, cost + 1, 0) {
             return;
