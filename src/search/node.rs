@@ -55,47 +55,52 @@ type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
 /// and a best move.
 type Known = Option<(Option<(i32, i32)>, MoveHint)>;
 
-/// How one phase of the game searches a null-window node (its position and `alpha` held by
-/// the phase): the steps of [`Context::null_window`] that differ between the midgame and the
-/// endgame.
+/// A null-window node: the position and the window's `alpha`.
+#[derive(Clone, Copy)]
+struct Node {
+    board: Board,
+    alpha: i32,
+}
+
+/// How one phase of the game searches a null-window node: the steps of
+/// [`Context::null_window`] that differ between the midgame and the endgame.
 trait Phase<E: Evaluator> {
-    /// The position and the null window's `alpha`.
-    fn node(&self) -> (Board, i32);
     /// The value after the side to move passes (the opponent searched in the same phase).
-    fn after_pass(&self, ctx: &mut Context<'_, E>) -> i32;
+    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32;
     /// A value found without the table, for nodes too shallow for it.
-    fn shallow(&self, ctx: &mut Context<'_, E>, moves: u64) -> Option<i32>;
+    fn shallow(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32>;
     /// The table hash of the position (0 where no table is used) and what is known of it.
-    fn known(&self, ctx: &mut Context<'_, E>) -> (u64, Known);
+    fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known);
     /// `Err(value)` when a cut-off ends the search before any move (stability, Multi-ProbCut,
     /// enhanced transposition cut-offs); `Ok(true)` when `list` was filled on the way.
     fn prune(
         &mut self,
         ctx: &mut Context<'_, E>,
+        at: Node,
         moves: u64,
         list: &mut MoveList,
     ) -> Result<bool, i32>;
     /// The value for us of the child after the move on `sq` with `flips`.
-    fn child(&self, ctx: &mut Context<'_, E>, sq: u8, flips: u64) -> i32;
+    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32;
     /// Scores the moves of `list` (without the table move when it was searched first).
     fn order(
         &mut self,
         ctx: &mut Context<'_, E>,
+        at: Node,
         list: &mut MoveList,
         tt_move: MoveHint,
         moves: u64,
     );
     /// The node's empties, when the moves after the first may be shared with idle helpers.
     fn split_empties(&self) -> Option<u32>;
-    /// Stores the result `best` (move `sq`) of a search that began at node count `start`.
-    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: MoveHint, start: u64);
+    /// The depth to store the node's result with in the shared table, or `None` to keep it
+    /// in the thread's endgame cache.
+    fn table_depth(&self) -> Option<u32>;
 }
 
 /// A midgame null-window node around `alpha` searched `depth` plies (less than its empties)
 /// with its evaluation state; `book_move` orders it when the table has no move.
 struct Midgame<'s, E: Evaluator> {
-    board: Board,
-    alpha: i32,
     state: &'s E::State,
     depth: u32,
     book_move: MoveHint,
@@ -103,27 +108,22 @@ struct Midgame<'s, E: Evaluator> {
 
 impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     #[inline(always)]
-    fn node(&self) -> (Board, i32) {
-        (self.board, self.alpha)
-    }
-
-    #[inline(always)]
-    fn after_pass(&self, ctx: &mut Context<'_, E>) -> i32 {
+    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
         let passed = ctx.eval.pass(self.state);
-        let Board { player, opponent } = self.board;
-        -ctx.nws(opponent, player, &passed, -self.alpha - 1, self.depth)
+        let Board { player, opponent } = at.board;
+        -ctx.nws(opponent, player, &passed, -at.alpha - 1, self.depth)
     }
 
     #[inline(always)]
-    fn shallow(&self, ctx: &mut Context<'_, E>, moves: u64) -> Option<i32> {
+    fn shallow(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32> {
         (self.depth < ctx.tt_min_depth)
-            .then(|| ctx.nws_shallow(&self.board, self.state, self.alpha, self.depth, moves))
+            .then(|| ctx.nws_shallow(&at.board, self.state, at.alpha, self.depth, moves))
     }
 
     #[inline(always)]
-    fn known(&self, ctx: &mut Context<'_, E>) -> (u64, Known) {
-        let hash = self.board.table_hash();
-        let known = ctx.tt.probe(&self.board, hash).map(|d| {
+    fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known) {
+        let hash = at.board.table_hash();
+        let known = ctx.tt.probe(&at.board, hash).map(|d| {
             let usable = d.is_usable(self.depth as u8, ctx.selectivity);
             let best = d.best.or(self.book_move);
             (usable.then_some((d.lower as i32, d.upper as i32)), best)
@@ -132,11 +132,17 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn prune(&mut self, ctx: &mut Context<'_, E>, _: u64, _: &mut MoveList) -> Result<bool, i32> {
+    fn prune(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        _: u64,
+        _: &mut MoveList,
+    ) -> Result<bool, i32> {
         if ctx.selectivity > NO_SELECTIVITY && self.depth >= probcut::MIN_DEPTH {
-            let (board, depth) = (&self.board, self.depth);
+            let (board, depth) = (&at.board, self.depth);
             let n = board.empty_count();
-            if let Some(v) = ctx.probcut(board, self.state, self.alpha, depth, n) {
+            if let Some(v) = ctx.probcut(board, self.state, at.alpha, depth, n) {
                 return Err(v);
             }
         }
@@ -144,16 +150,23 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child(&self, ctx: &mut Context<'_, E>, sq: u8, flips: u64) -> i32 {
-        let (np, no) = child(&self.board, sq, flips);
+    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32 {
+        let (np, no) = child(&at.board, sq, flips);
         let cs = ctx.eval.play(self.state, sq as usize, flips);
-        -ctx.nws(np, no, &cs, -self.alpha - 1, self.depth - 1)
+        -ctx.nws(np, no, &cs, -at.alpha - 1, self.depth - 1)
     }
 
     #[inline(always)]
-    fn order(&mut self, ctx: &mut Context<'_, E>, list: &mut MoveList, tt_move: MoveHint, _: u64) {
-        let window = sort_window(self.alpha, ctx.ordering_window, ctx.ordering_window);
-        ctx.order_mid(&self.board, self.state, list, self.depth, window, tt_move);
+    fn order(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        list: &mut MoveList,
+        tt_move: MoveHint,
+        _: u64,
+    ) {
+        let window = sort_window(at.alpha, ctx.ordering_window, ctx.ordering_window);
+        ctx.order_mid(&at.board, self.state, list, self.depth, window, tt_move);
     }
 
     #[inline(always)]
@@ -162,9 +175,8 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: MoveHint, start: u64) {
-        let window = (self.alpha, self.alpha + 1);
-        ctx.store_result(&self.board, hash, self.depth, window, best, sq, start);
+    fn table_depth(&self) -> Option<u32> {
+        Some(self.depth)
     }
 }
 
@@ -172,8 +184,6 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
 /// Its evaluation state, built only when ProbCut or the ordering needs one, is `parent`'s
 /// after its move when given, else built from the position.
 struct Endgame<'s, E: Evaluator> {
-    board: Board,
-    alpha: i32,
     n: u32,
     parent: Parent<'s, E>,
     state: Option<E::State>,
@@ -181,10 +191,8 @@ struct Endgame<'s, E: Evaluator> {
 
 impl<'s, E: Evaluator> Endgame<'s, E> {
     #[inline(always)]
-    fn new(board: Board, alpha: i32, n: u32, parent: Parent<'s, E>) -> Self {
+    fn new(n: u32, parent: Parent<'s, E>) -> Self {
         Endgame {
-            board,
-            alpha,
             n,
             parent,
             state: None,
@@ -193,8 +201,8 @@ impl<'s, E: Evaluator> Endgame<'s, E> {
 
     /// The node's evaluation state, built on first use.
     #[inline(always)]
-    fn state(&mut self, eval: &E) -> &E::State {
-        let (parent, board) = (self.parent, &self.board);
+    fn state(&mut self, eval: &E, board: &Board) -> &E::State {
+        let parent = self.parent;
         self.state.get_or_insert_with(|| match parent {
             Some((s, sq, flips)) => eval.play(s, sq as usize, flips),
             None => eval.state(board),
@@ -204,25 +212,23 @@ impl<'s, E: Evaluator> Endgame<'s, E> {
 
 impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     #[inline(always)]
-    fn node(&self) -> (Board, i32) {
-        (self.board, self.alpha)
+    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
+        let passed = Node {
+            board: at.board.pass(),
+            alpha: -at.alpha - 1,
+        };
+        -ctx.null_window(Endgame::new(self.n, None), passed)
     }
 
     #[inline(always)]
-    fn after_pass(&self, ctx: &mut Context<'_, E>) -> i32 {
-        let passed = Endgame::new(self.board.pass(), -self.alpha - 1, self.n, None);
-        -ctx.null_window(passed)
-    }
-
-    #[inline(always)]
-    fn shallow(&self, _: &mut Context<'_, E>, _: u64) -> Option<i32> {
+    fn shallow(&self, _: &mut Context<'_, E>, _: Node, _: u64) -> Option<i32> {
         None
     }
 
     #[inline(always)]
-    fn known(&self, ctx: &mut Context<'_, E>) -> (u64, Known) {
+    fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known) {
         // From the shared table, or below its reach from this thread's cache.
-        let board = &self.board;
+        let board = &at.board;
         if self.n >= END_TT_MIN {
             let hash = board.table_hash();
             let known = ctx.tt.probe(board, hash).map(|d| {
@@ -243,15 +249,16 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     fn prune(
         &mut self,
         ctx: &mut Context<'_, E>,
+        at: Node,
         moves: u64,
         list: &mut MoveList,
     ) -> Result<bool, i32> {
-        let (board, alpha, n) = (self.board, self.alpha, self.n);
+        let (board, alpha, n) = (at.board, at.alpha, self.n);
         if let Some(v) = stability_cut(board.player, board.opponent, alpha, n) {
             return Err(v);
         }
         if ctx.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
-            let state = self.state(ctx.eval);
+            let state = self.state(ctx.eval, &board);
             if let Some(v) = ctx.probcut(&board, state, alpha, n, n) {
                 return Err(v);
             }
@@ -269,35 +276,36 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child(&self, ctx: &mut Context<'_, E>, sq: u8, flips: u64) -> i32 {
+    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32 {
         let parent = self.state.as_ref().map(|s| (s, sq, flips));
-        let (np, no) = child(&self.board, sq, flips);
-        -ctx.nws_end_child(np, no, -self.alpha - 1, self.n - 1, parent)
+        let (np, no) = child(&at.board, sq, flips);
+        -ctx.nws_end_child(np, no, -at.alpha - 1, self.n - 1, parent)
     }
 
     #[inline(always)]
     fn order(
         &mut self,
         ctx: &mut Context<'_, E>,
+        at: Node,
         list: &mut MoveList,
         tt_move: MoveHint,
         moves: u64,
     ) {
         // By shallow searches high up, by fastest-first plus the children's evaluations in the
         // middle, by fastest-first alone below (or for two moves).
-        let (board, n) = (self.board, self.n);
+        let (board, n) = (at.board, self.n);
         let by_search = n >= END_SORT_SEARCH_MIN;
         let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && moves.count_ones() > 2;
         if by_search {
             let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
-            let window = sort_window(self.alpha, END_SORT_BELOW, END_SORT_ABOVE);
-            let state = self.state(ctx.eval);
+            let window = sort_window(at.alpha, END_SORT_BELOW, END_SORT_ABOVE);
+            let state = self.state(ctx.eval, &board);
             ctx.score_by_search(&board, state, list, sort_depth, window, tt_move);
         } else if by_evaluation {
             // Fastest-first plus the children's evaluations (lower for the opponent first),
             // which reuse the opponent's moves and potential moves that fastest-first counts.
             let eval = ctx.eval;
-            let state = self.state(eval);
+            let state = self.state(eval, &board);
             list.score_endgame_with(board.player, board.opponent, tt_move, |c, child, m, pot| {
                 let after = eval.play(state, c.sq as usize, c.flips);
                 let child = Board::new(child.0, child.1);
@@ -314,16 +322,10 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         (self.n >= SPLIT_MIN).then_some(self.n)
     }
 
+    /// In the shared table from [`END_TT_MIN`] empties, below in the thread's cache.
     #[inline(always)]
-    fn store(&self, ctx: &mut Context<'_, E>, hash: u64, best: i32, sq: MoveHint, start: u64) {
-        // In the shared table from [`END_TT_MIN`] empties, below in the thread's cache.
-        let (board, alpha) = (&self.board, self.alpha);
-        if self.n >= END_TT_MIN {
-            ctx.store_result(board, hash, self.n, (alpha, alpha + 1), best, sq, start);
-        } else if !ctx.stopped {
-            ctx.end_cache
-                .store(board.player, board.opponent, alpha, best, sq);
-        }
+    fn table_depth(&self) -> Option<u32> {
+        (self.n >= END_TT_MIN).then_some(self.n)
     }
 }
 
@@ -487,15 +489,16 @@ impl<E: Evaluator> Context<'_, E> {
         if depth == 0 {
             return self.evaluate(player, opponent, state);
         }
-        let board = Board::new(player, opponent);
-        let node = Midgame {
-            board,
+        let node = Node {
+            board: Board::new(player, opponent),
             alpha,
+        };
+        let phase = Midgame {
             state,
             depth,
             book_move,
         };
-        self.null_window(node)
+        self.null_window(phase, node)
     }
 
     /// Null-window exact search around `alpha` with `n` empties: returns a fail-soft value `v`
@@ -518,8 +521,11 @@ impl<E: Evaluator> Context<'_, E> {
         parent: Parent<E>,
     ) -> i32 {
         if n > SHALLOW_MAX {
-            let board = Board::new(player, opponent);
-            self.null_window(Endgame::new(board, alpha, n, parent))
+            let node = Node {
+                board: Board::new(player, opponent),
+                alpha,
+            };
+            self.null_window(Endgame::new(n, parent), node)
         } else {
             self.solve_last(player, opponent, alpha, n)
         }
@@ -528,18 +534,28 @@ impl<E: Evaluator> Context<'_, E> {
     /// The null-window search of a node of `phase` around `alpha`, fail-soft: the node's
     /// entry, what the table knows, the phase's cut-offs, then the table move first and the
     /// others ordered, each until one exceeds `alpha`; the result is stored.
-    fn null_window<P: Phase<E>>(&mut self, mut phase: P) -> i32 {
+    fn null_window<P: Phase<E>>(&mut self, mut phase: P, at: Node) -> i32 {
         let start = self.nodes;
-        let (board, alpha) = phase.node();
+        let Node { board, alpha } = at;
         let (player, opponent) = (board.player, board.opponent);
-        let moves = match self.enter(player, opponent, alpha, |ctx| phase.after_pass(ctx)) {
+        let moves = match self.enter(player, opponent, alpha, |ctx| phase.after_pass(ctx, at)) {
             Ok(moves) => moves,
             Err(v) => return v,
         };
-        if let Some(v) = phase.shallow(self, moves) {
+        if let Some(v) = phase.shallow(self, at, moves) {
             return v;
         }
-        let (hash, known) = phase.known(self);
+        let (hash, known) = phase.known(self, at);
+        // Stores the result (in the table, or in the thread's cache); nothing once stopped.
+        let table_depth = phase.table_depth();
+        let store = |ctx: &mut Self, best: i32, sq: MoveHint| match table_depth {
+            Some(depth) => {
+                let window = (alpha, alpha + 1);
+                ctx.store_result(&board, hash, depth, window, best, sq, start);
+            }
+            None if !ctx.stopped => ctx.end_cache.store(player, opponent, alpha, best, sq),
+            None => {}
+        };
         let mut tt_move = MoveHint::NONE;
         if let Some((bounds, best)) = known {
             if let Some((lower, upper)) = bounds {
@@ -555,7 +571,7 @@ impl<E: Evaluator> Context<'_, E> {
         // The list is built in place, once: moved out of an option or a match it cost a
         // 576-byte copy per node.
         let mut list = MoveList::empty();
-        let listed = match phase.prune(self, moves, &mut list) {
+        let listed = match phase.prune(self, at, moves, &mut list) {
             Ok(listed) => listed,
             Err(v) => return v,
         };
@@ -567,10 +583,10 @@ impl<E: Evaluator> Context<'_, E> {
         if tt_legal {
             let sq = tt_move.index();
             let f = flips(sq as usize, player, opponent);
-            best = phase.child(self, sq, f);
+            best = phase.child(self, at, sq, f);
             best_sq = tt_move;
             if best > alpha || moves == 1u64 << sq {
-                phase.store(self, hash, best, best_sq, start);
+                store(self, best, best_sq);
                 return best;
             }
         }
@@ -586,7 +602,7 @@ impl<E: Evaluator> Context<'_, E> {
             }
             0
         };
-        phase.order(self, &mut list, tt_move, moves);
+        phase.order(self, at, &mut list, tt_move, moves);
         for i in first..list.len() {
             if let Some(n) = phase.split_empties() {
                 if i == 1 && list.len() > 2 && self.can_split() {
@@ -601,7 +617,7 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
             let c = list.pick(i);
-            let v = phase.child(self, c.sq, c.flips);
+            let v = phase.child(self, at, c.sq, c.flips);
             if v > best {
                 best = v;
                 best_sq = MoveHint::square(c.sq);
@@ -610,7 +626,7 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
         }
-        phase.store(self, hash, best, best_sq, start);
+        store(self, best, best_sq);
         best
     }
 

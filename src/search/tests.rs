@@ -145,6 +145,23 @@ fn windows(t: i32) -> Vec<(i32, i32)> {
     ]
 }
 
+/// `probe`'s searches of `b` to `depth` agree with its true value `t` in every window: the
+/// principal-variation search exactly in a full window, fail-soft in the others, the
+/// null-window search (and, for a solve, the endgame's) around each window's alpha.
+fn check_windows(probe: &Probe, b: &Board, t: i32, depth: u32) {
+    assert_eq!(probe.pv(b, (-64, 64), depth), t, "depth {depth}\n{b}");
+    let solve = depth >= b.empty_count();
+    for w in windows(t).into_iter().filter(|w| w.0 < w.1) {
+        assert_fail_soft(probe.pv(b, w, depth), t, w, "pvs", b);
+        let null = (w.0, w.0 + 1);
+        let v = probe.null_window(b, w.0, if solve { depth + 2 } else { depth });
+        assert_fail_soft(v, t, null, "nws", b);
+        if solve {
+            assert_fail_soft(probe.null_window_end(b, w.0), t, null, "nws_end", b);
+        }
+    }
+}
+
 /// Solves of 1 to 14 empties (the last-empties solvers, the shallow tier, the endgame cache,
 /// the table with ETC and the evaluation ordering) agree with negamax in every window, with
 /// a fresh table and with one kept across the searches.
@@ -156,17 +173,7 @@ fn exact_solves_match_negamax() {
         for b in positions(100 + n as u64, n, count) {
             let t = exact(&b, -64, 64);
             for probe in [&Probe::new(), &shared] {
-                assert_eq!(probe.pv(&b, (-64, 64), n), t, "full window\n{b}");
-                for w in windows(t) {
-                    if w.0 >= w.1 {
-                        continue;
-                    }
-                    assert_fail_soft(probe.pv(&b, w, n), t, w, "pvs", &b);
-                    let v = probe.null_window_end(&b, w.0);
-                    assert_fail_soft(v, t, (w.0, w.0 + 1), "nws_end", &b);
-                    let v = probe.null_window(&b, w.0, n + 2);
-                    assert_fail_soft(v, t, (w.0, w.0 + 1), "nws", &b);
-                }
+                check_windows(probe, &b, t, n);
             }
         }
     }
@@ -185,15 +192,7 @@ fn midgame_searches_match_negamax() {
             for depth in 1..=5 {
                 let t = negamax(&Heuristic, &b, depth);
                 for probe in [&Probe::new(), &shared] {
-                    assert_eq!(probe.pv(&b, (-64, 64), depth), t, "depth {depth}\n{b}");
-                    for w in windows(t) {
-                        if w.0 >= w.1 {
-                            continue;
-                        }
-                        assert_fail_soft(probe.pv(&b, w, depth), t, w, "pvs", &b);
-                        let v = probe.null_window(&b, w.0, depth);
-                        assert_fail_soft(v, t, (w.0, w.0 + 1), "nws", &b);
-                    }
+                    check_windows(probe, &b, t, depth);
                 }
             }
         }
