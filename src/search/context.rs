@@ -1,5 +1,6 @@
 //! The per-thread search context: shared table, evaluation, stop flag and deadline, plus this
-//! thread's node counter and endgame cache. Every search routine is a method on it.
+//! thread's node counter and endgame cache. The searches (`node`, `last_moves`, `root`) are
+//! methods on it.
 
 use super::end_cache::EndCache;
 use super::ordering::SORT_WINDOW;

@@ -1,8 +1,9 @@
-//! Exact solving of the last empties: from 5 to [`SHALLOW_MAX`] parity order over the empties
-//! without a move list; the last 1 to 4 no move generation (a square is tried only when it
-//! touches an opponent disc), quadrant-parity order, and the final empty scored by counting the
-//! flips without making the move; four empties also try the stability cut-off. All are
-//! null-window (fail-soft) searches around `alpha`.
+//! Exact solving of the last empties, without the table or a move list. From 5 to
+//! [`SHALLOW_MAX`] empties: parity order over the empties, flips computed directly. The last 1
+//! to 4: no move generation (a square is tried only when it touches an opponent disc),
+//! quadrant-parity order, and the final empty scored by counting the flips without making the
+//! move; four empties and more also try the stability cut-off. All are null-window (fail-soft)
+//! searches around `alpha`.
 
 use super::context::Context;
 use super::ordering::{odd_quadrants, parity_order};
