@@ -381,7 +381,7 @@ impl<E: Evaluator> Worker<E> {
     fn learn(&mut self, moves: &[Move]) -> Result<String, String> {
         let eval = self.searcher.evaluator_arc();
         let make = |depth: u32| {
-            crate::search::valuer::SearchValuer::new(
+            crate::search::SearchValuer::new(
                 Searcher::new(eval.clone(), 16, 1),
                 depth,
                 Selectivity::NONE,
