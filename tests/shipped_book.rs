@@ -28,7 +28,7 @@ fn the_shipped_book_is_whole_and_answers_the_opening() {
         assert!(p.valued);
         let best = p.best().expect("a reply");
         assert!(board.legal_moves() & best.sq.bit() != 0);
-        // 124,106 games, counted up to the record field's 65,535.
+        // 124,106 games; the shipped book is format version 1, whose count stops at 65,535.
         assert_eq!(p.games, 65_535);
     }
 }

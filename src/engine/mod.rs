@@ -63,8 +63,8 @@ pub struct BookMove {
     pub depth: u32,
     /// The value is exact (solved to the end of the game).
     pub solved: bool,
-    /// Games in the book through the move; the book file counts them in 16 bits, so 65,535
-    /// means 65,535 or more.
+    /// Games in the book through the move; the book file counts them in 24 bits (16 in
+    /// format version 1), so the ceiling means that many or more.
     pub games: u64,
 }
 
