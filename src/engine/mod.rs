@@ -550,12 +550,14 @@ impl<E: Evaluator> Worker<E> {
             })
         };
         let eval = self.searcher.evaluator_arc();
+        // `quit` or the end of input stops the searches, and then nothing is published.
         let make = |depth: u32| {
             crate::search::valuer::SearchValuer::new(
                 Searcher::new(eval.clone(), 16, 1),
                 depth,
                 Selectivity::NONE,
             )
+            .with_stop(self.stop.clone())
         };
         let r = crate::book::store::learn_game(
             &setting.path,
@@ -563,6 +565,7 @@ impl<E: Evaluator> Worker<E> {
             &template,
             &make,
             self.searcher.threads(),
+            &self.stop,
         )
         .map_err(|e| e.to_string())?;
         self.reopen_books();

@@ -139,7 +139,7 @@ impl Nboard {
                     Task::Learn {
                         moves: game.moves().to_vec(),
                     },
-                    StopPolicy::NEVER,
+                    StopPolicy::QUIT_OR_EOF,
                 ) {
                     self.job = Some(Job::Learn);
                 }
