@@ -10,7 +10,7 @@
 //! the declared length) patched to match, so that mutations reach the validation behind them.
 
 use wedge::board::Board;
-use wedge::book::file::{checksum, Book, Verify, HEADER_SIZE};
+use wedge::book::file::{checksum, Book, Verify, HEADER_SIZE, VERSION};
 use wedge::book::record::RECORD_SIZE;
 use wedge::eval::weights::{fnv1a64, Weights};
 use wedge::formats::{
@@ -226,7 +226,9 @@ fn patched_book(data: &[u8]) -> Vec<u8> {
     let mut b = vec![0u8; HEADER_SIZE];
     b[..head].copy_from_slice(&data[..head]);
     b[0..8].copy_from_slice(b"WEDGEBOK");
-    b[8..12].copy_from_slice(&1u32.to_le_bytes());
+    // Both record layouts: version 1 when the input says 1, else the current one.
+    let version = if b[8] == 1 { 1u32 } else { VERSION };
+    b[8..12].copy_from_slice(&version.to_le_bytes());
     b[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
     b[16..24].copy_from_slice(&(slots as u64).to_le_bytes());
     b[24..32].copy_from_slice(&used.to_le_bytes());
