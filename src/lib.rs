@@ -3,8 +3,10 @@
 
 pub mod board;
 pub mod book;
+pub mod cli;
 pub mod engine;
 pub mod formats;
+pub mod framing;
 pub mod paths;
 pub mod protocol;
 pub mod rng;

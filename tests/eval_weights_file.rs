@@ -52,3 +52,11 @@ fn weights_file_on_disk_round_trips_and_corruption_is_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_shipped_weights_verify_and_serialise_to_their_own_bytes() {
+    let path = wedge::paths::find_data_file("weights", "default.wts").expect("weights/default.wts");
+    let bytes = std::fs::read(&path).unwrap();
+    let w = Weights::from_bytes(&bytes).unwrap();
+    assert_eq!(w.to_bytes().unwrap(), bytes);
+}

@@ -8,7 +8,7 @@ use wedge::board::Square;
 use wedge::eval::PatternEval;
 use wedge::formats::{Color, Position};
 use wedge::rng::Rng;
-use wedge::train::dataset::Sample;
+use wedge::train::dataset::LabelledPosition;
 use wedge::train::fit::{encode_all, fit, FitConfig};
 use wedge::train::games::{read_wthor_file, GameRecord};
 use wedge::train::label::{label_games, LabelConfig};
@@ -66,9 +66,9 @@ fn tiny_training_run_lowers_the_loss() {
         hash_mb: 4,
     };
     let mut progress = Progress::new("games", games.len() as u64, true);
-    let samples: Vec<Sample> = label_games(&games, 0, &cfg, &mut progress, 0);
+    let samples: Vec<LabelledPosition> = label_games(&games, 0, &cfg, &mut progress, 0);
     assert!(samples.len() > 10_000);
-    let (val, train): (Vec<Sample>, Vec<Sample>) =
+    let (val, train): (Vec<LabelledPosition>, Vec<LabelledPosition>) =
         samples.into_iter().partition(|s| s.game % 10 == 0);
     let fit_cfg = FitConfig {
         n_phases: 4,

@@ -10,9 +10,10 @@
 //! the declared length) patched to match, so that mutations reach the validation behind them.
 
 use wedge::board::Board;
-use wedge::book::file::{checksum, Book, Verify, HEADER_SIZE, VERSION};
+use wedge::book::file::{Book, Verify, HEADER_SIZE, VERSION};
 use wedge::book::record::RECORD_SIZE;
-use wedge::eval::weights::{fnv1a64, Weights};
+use wedge::eval::weights::Weights;
+use wedge::framing::{fnv1a64, lanes64};
 use wedge::formats::{
     format_ggf, format_obf_line, format_transcript, parse_ggf, parse_ggf_games, parse_obf_file,
     parse_obf_line, parse_transcript, read_player_names, read_tournament_names, read_wthor_games,
@@ -247,8 +248,8 @@ fn patched_book(data: &[u8]) -> Vec<u8> {
     }
     let dlen = u16::from_le_bytes([b[128], b[129]]) % (BOOK_HEAD as u16 - 130 + 1);
     b[128..130].copy_from_slice(&dlen.to_le_bytes());
-    b[72..80].copy_from_slice(&checksum(&table).to_le_bytes());
-    let head_sum = checksum(&b[..HEADER_SIZE - 32]);
+    b[72..80].copy_from_slice(&lanes64(&table).to_le_bytes());
+    let head_sum = lanes64(&b[..HEADER_SIZE - 32]);
     b[HEADER_SIZE - 8..].copy_from_slice(&head_sum.to_le_bytes());
     b.extend_from_slice(&table);
     b

@@ -279,56 +279,7 @@ pub fn cover<V: Valuer>(
 mod tests {
     use super::*;
     use crate::board::Move;
-    use crate::book::test_valuers::{solve, Hashed, Solver};
-    use crate::book::Consistency;
-    use crate::rng::Rng;
-    use crate::search::tt::TranspositionTable;
-
-    fn near_end_root(seed: u64, empties: u32) -> Board {
-        let mut rng = Rng::new(seed);
-        loop {
-            let mut b = Board::START;
-            while b.empty_count() > empties {
-                match rng.random_move(&b) {
-                    Some(m) => b = b.apply(m).unwrap(),
-                    None => break,
-                }
-            }
-            if b.empty_count() == empties && b.legal_moves() != 0 {
-                return b.canonical().0;
-            }
-        }
-    }
-
-    fn small_book(root: Board) -> (BookBuilder, DropOut) {
-        let mut book = BookBuilder::new(root.empty_count() as u8 - 6);
-        book.info.solve_empties = 60;
-        (
-            book,
-            DropOut {
-                root,
-                ..DropOut::new(1.0, 8)
-            },
-        )
-    }
-
-    #[test]
-    fn expansion_values_are_exact_negamax_values() {
-        let root = near_end_root(4, 14);
-        let (mut book, doe) = small_book(root);
-        let mut prio = Priorities::new();
-        let mut v = Solver::new(false);
-        let mut expansions = 0;
-        while expansions < 40 && expand_once(&mut book, &mut prio, &doe, &mut v).is_some() {
-            expansions += 1;
-        }
-        assert!(expansions >= 10, "{expansions}");
-        assert_eq!(book.level(), Consistency::Negamaxed);
-        let tt = TranspositionTable::new(8);
-        for (key, node) in book.sorted_nodes() {
-            assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
-        }
-    }
+    use crate::book::test_valuers::Hashed;
 
     #[test]
     fn priorities_follow_the_formula_and_refresh_is_idempotent() {
@@ -506,23 +457,5 @@ mod tests {
         for (a, b) in counts.iter().zip(&after) {
             assert!(*b >= a + 6, "{counts:?} -> {after:?}");
         }
-    }
-
-    #[test]
-    fn batched_expansion_values_are_exact_too() {
-        let root = near_end_root(8, 14);
-        let (mut book, doe) = small_book(root);
-        let mut prio = Priorities::new();
-        let mut made = 0;
-        for _ in 0..6 {
-            made += expand_batch(&mut book, &mut prio, &doe, &|| Solver::new(false), 2, 5);
-        }
-        assert!(made >= 10, "{made}");
-        assert_eq!(book.level(), Consistency::Negamaxed);
-        let tt = TranspositionTable::new(8);
-        for (key, node) in book.sorted_nodes() {
-            assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
-        }
-        assert_eq!(prio, refresh(&mut book, &doe));
     }
 }

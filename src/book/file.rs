@@ -6,6 +6,7 @@ use super::mapped::BookBytes;
 use super::probe::BookProbe;
 use super::record::{Record, RecordError, FORMAT_V1, FORMAT_V2, RECORD_SIZE};
 use crate::board::Board;
+use crate::framing::lanes64;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -100,29 +101,6 @@ pub enum BookError {
 /// What [`Book::from_bytes`] calls a book that has no file.
 pub const IN_MEMORY: &str = "(book in memory)";
 
-/// One 64-bit checksum over a byte slice whose length is a multiple of 32: four independent
-/// multiply-rotate lanes over little-endian words, so it runs at memory speed.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    const K: [u64; 4] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xC2B2_AE3D_27D4_EB4F,
-        0x1656_67B1_9E37_79F9,
-        0x27D4_EB2F_1656_67C5,
-    ];
-    let mut lanes = [1u64, 2, 3, 4];
-    for chunk in bytes.chunks_exact(32) {
-        for (i, lane) in lanes.iter_mut().enumerate() {
-            let w = u64::from_le_bytes(chunk[8 * i..8 * i + 8].try_into().unwrap());
-            *lane = (lane.rotate_left(23) ^ w).wrapping_mul(K[i]);
-        }
-    }
-    let mut h = bytes.len() as u64;
-    for (i, lane) in lanes.iter().enumerate() {
-        h = (h ^ lane).wrapping_mul(K[(i + 1) % 4]).rotate_left(31);
-    }
-    h
-}
-
 /// The first slot to look at for `key` in a table of `1 << bits` slots (the even slot of its
 /// 64-byte bucket).
 #[inline(always)]
@@ -181,7 +159,7 @@ pub fn encode_book(info: &BookInfo, records: &[Record]) -> Vec<u8> {
         header[40 + 8 * i..48 + 8 * i].copy_from_slice(&c.to_le_bytes());
     }
     header[64..72].copy_from_slice(&info.created.to_le_bytes());
-    let body = checksum(table);
+    let body = lanes64(table);
     header[72..80].copy_from_slice(&body.to_le_bytes());
     let desc = info.description.as_bytes();
     let n = desc.len().min(DESCRIPTION_MAX);
@@ -191,7 +169,7 @@ pub fn encode_book(info: &BookInfo, records: &[Record]) -> Vec<u8> {
     }
     header[DESCRIPTION_AT..DESCRIPTION_AT + 2].copy_from_slice(&(cut as u16).to_le_bytes());
     header[DESCRIPTION_AT + 2..DESCRIPTION_AT + 2 + cut].copy_from_slice(&desc[..cut]);
-    let head = checksum(&header[..HEADER_SIZE - 32]);
+    let head = lanes64(&header[..HEADER_SIZE - 32]);
     header[HEADER_SIZE - 8..].copy_from_slice(&head.to_le_bytes());
     image
 }
@@ -290,7 +268,7 @@ impl Book {
                 found: layout,
             });
         }
-        let head = checksum(&b[..HEADER_SIZE - 32]);
+        let head = lanes64(&b[..HEADER_SIZE - 32]);
         if head != u64_at(HEADER_SIZE - 8) {
             return Err(corrupt("header checksum mismatch".into()));
         }
@@ -364,7 +342,7 @@ impl Book {
 
     /// Checks the table against the header's checksum (reads the whole file).
     pub fn verify_table(&self) -> Result<(), BookError> {
-        if checksum(self.table()) != self.body_checksum {
+        if lanes64(self.table()) != self.body_checksum {
             return Err(BookError::Corrupt {
                 path: self.name.clone(),
                 msg: "table checksum mismatch (the file was altered or truncated)".into(),

@@ -42,6 +42,7 @@ use super::builder::{BookBuilder, Node, Successor, Valuation, Valuer};
 use super::lookup::BookLookup;
 use super::record::{Deviation, NodeKind, DEFAULT_WEIGHT, MAX_GAMES};
 use crate::board::{Board, Square, Squares};
+use crate::framing::{Reader, Writer};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::collections::HashSet;
@@ -240,13 +241,12 @@ fn encode_payload(book: &BookBuilder) -> io::Result<Vec<u8>> {
             ),
         )
     })?;
-    let mut out = Vec::with_capacity(64 + description.len() + book.len() * 8);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&[info.min_empties, info.search_depth, info.solve_empties]);
-    out.extend_from_slice(&len.to_le_bytes());
-    out.extend_from_slice(description);
-    out.extend_from_slice(&(book.len() as u64).to_le_bytes());
+    let mut head = Writer::new(MAGIC, VERSION, 64 + description.len() + book.len() * 8);
+    head.bytes(&[info.min_empties, info.search_depth, info.solve_empties]);
+    head.u16(len);
+    head.bytes(description);
+    head.u64(book.len() as u64);
+    let out = head.into_bytes();
     let mut nodes = book.sorted_nodes();
     // Most empties first; the sort is stable, so ties stay in key order.
     nodes.sort_by_key(|(k, _)| std::cmp::Reverse(k.empty_count()));
@@ -312,8 +312,7 @@ pub fn import_forest(path: &Path) -> Result<BookBuilder, ForestError> {
 
 /// Reads the decompressed stream.
 struct Decoder<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+    r: Reader<'a>,
     book: BookBuilder,
     /// Nodes the header promises, and nodes read so far.
     count: u64,
@@ -326,16 +325,10 @@ struct Decoder<'a> {
 
 impl Decoder<'_> {
     fn take(&mut self, n: usize, what: &'static str) -> Result<&[u8], ForestError> {
-        match self.bytes.get(self.pos..self.pos + n) {
-            Some(b) => {
-                self.pos += n;
-                Ok(b)
-            }
-            None => Err(ForestError::Truncated {
-                offset: self.bytes.len(),
-                what,
-            }),
-        }
+        self.r.take(n).map_err(|t| ForestError::Truncated {
+            offset: t.len,
+            what,
+        })
     }
 
     fn u8(&mut self, what: &'static str) -> Result<u8, ForestError> {
@@ -354,7 +347,7 @@ impl Decoder<'_> {
     }
 
     fn value(&mut self, what: &'static str) -> Result<i8, ForestError> {
-        let at = self.pos;
+        let at = self.r.pos();
         let v = self.u8(what)? as i8;
         if (-64..=64).contains(&v) {
             Ok(v)
@@ -365,7 +358,7 @@ impl Decoder<'_> {
 
     /// Reads one node's data and stores it under `key`.
     fn node(&mut self, key: &Board) -> Result<(), ForestError> {
-        let at = self.pos;
+        let at = self.r.pos();
         self.read += 1;
         if self.read > self.count {
             return Err(corrupt(
@@ -395,7 +388,7 @@ impl Decoder<'_> {
             u32::from_le_bytes([b[0], b[1], b[2], b[3]]).min(MAX_GAMES)
         };
         let node = if played {
-            let dev_at = self.pos;
+            let dev_at = self.r.pos();
             let deviation = match self.u8("a deviation")? {
                 DEV_NOT_COMPUTED => Deviation::NotComputed,
                 DEV_ALL_IN_BOOK => Deviation::AllInBook,
@@ -466,7 +459,7 @@ impl Decoder<'_> {
         self.node(key)?;
         let mut previous: Option<u8> = None;
         loop {
-            let at = self.pos;
+            let at = self.r.pos();
             let index = self.u8("a child index or the end of a child list")?;
             if index == END {
                 return Ok(());
@@ -545,9 +538,10 @@ fn decode_payload(bytes: &[u8]) -> Result<BookBuilder, ForestError> {
     if &bytes[..MAGIC.len()] != MAGIC {
         return Err(ForestError::Magic);
     }
+    let mut r = Reader::new(bytes);
+    r.take(MAGIC.len()).map_err(|_| ForestError::Magic)?;
     let mut d = Decoder {
-        bytes,
-        pos: MAGIC.len(),
+        r,
         book: BookBuilder::new(0),
         count: 0,
         read: 0,
@@ -561,7 +555,7 @@ fn decode_payload(bytes: &[u8]) -> Result<BookBuilder, ForestError> {
         return Err(ForestError::Version { found });
     }
     d.version = found;
-    let at = d.pos;
+    let at = d.r.pos();
     let min_empties = d.u8("the minimum empties")?;
     if min_empties > 60 {
         return Err(corrupt(at, format!("minimum empties {min_empties} > 60")));
@@ -569,7 +563,7 @@ fn decode_payload(bytes: &[u8]) -> Result<BookBuilder, ForestError> {
     let search_depth = d.u8("the search depth")?;
     let solve_empties = d.u8("the solve empties")?;
     let len = d.u16("the description's length")? as usize;
-    let at = d.pos;
+    let at = d.r.pos();
     let description = std::str::from_utf8(d.take(len, "the description")?)
         .map_err(|e| corrupt(at, format!("the description is not UTF-8: {e}")))?
         .to_string();
@@ -579,7 +573,7 @@ fn decode_payload(bytes: &[u8]) -> Result<BookBuilder, ForestError> {
     d.book.info.solve_empties = solve_empties;
     d.book.info.description = description;
     while d.read < d.count {
-        let at = d.pos;
+        let at = d.r.pos();
         if at == bytes.len() {
             return Err(corrupt(
                 at,
@@ -595,12 +589,12 @@ fn decode_payload(bytes: &[u8]) -> Result<BookBuilder, ForestError> {
         d.root(&key, at)?;
         d.subtree(&key)?;
     }
-    if d.pos != bytes.len() {
+    if d.r.pos() != bytes.len() {
         return Err(corrupt(
-            d.pos,
+            d.r.pos(),
             format!(
                 "{} unexpected bytes after the last of the {} nodes",
-                bytes.len() - d.pos,
+                bytes.len() - d.r.pos(),
                 d.count
             ),
         ));

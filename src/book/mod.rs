@@ -11,6 +11,7 @@ pub mod file;
 pub mod forest;
 pub mod lookup;
 pub mod mapped;
+pub mod play;
 pub mod probe;
 pub mod record;
 pub mod set;
@@ -25,6 +26,6 @@ pub use record::{Deviation, NodeKind, Record, RecordError};
 pub use set::{BookSet, BookSource};
 
 #[cfg(test)]
-mod test_valuers;
+pub(crate) mod test_valuers;
 #[cfg(test)]
 mod tests;

@@ -1,11 +1,8 @@
-//! Valuers for the book's tests: a deterministic stand-in for searches, and the exact solver.
+//! A valuer for the book's tests: a deterministic stand-in for searches (the exact solver,
+//! which needs the search, is in `tools::book_valuation_tests`).
 
-use super::builder::normalize;
 use super::{BookLookup, Valuation, Valuer};
-use crate::board::{Board, Square, Squares};
-use crate::eval::heuristic::Heuristic;
-use crate::search::tt::TranspositionTable;
-use std::sync::atomic::AtomicBool;
+use crate::board::{Board, Square};
 
 /// The lowest allowed square, valued from the board's hash in `[-modulus/2, modulus/2]`;
 /// `exact` claims a solve (depth = empties), else a depth-8 search.
@@ -37,62 +34,6 @@ impl Valuer for Hashed {
                 8
             },
             exact: self.exact,
-        })
-    }
-}
-
-/// The exact value of a position (the end of the game included).
-pub fn solve(board: &Board, tt: &TranspositionTable) -> i32 {
-    if board.is_game_over() {
-        return board.final_score();
-    }
-    let stop = AtomicBool::new(false);
-    crate::search::solve_root(board, -64, 64, tt, &Heuristic, &stop).score
-}
-
-/// Solves every allowed move exactly. With `claim_exact` false it reports a midgame depth,
-/// so the positions stay unsolved (and expandable) while their values are exact.
-pub struct Solver {
-    tt: TranspositionTable,
-    claim_exact: bool,
-}
-
-impl Solver {
-    pub fn new(claim_exact: bool) -> Solver {
-        Solver {
-            tt: TranspositionTable::new(8),
-            claim_exact,
-        }
-    }
-}
-
-impl Valuer for Solver {
-    fn best_of(
-        &mut self,
-        board: &Board,
-        allowed: u64,
-        _exact: bool,
-        _book: &dyn BookLookup,
-    ) -> Option<Valuation> {
-        let mut best: Option<(Square, i32)> = None;
-        for sq in Squares(allowed & board.legal_moves()) {
-            let child = board.play_flips(sq, board.flips(sq));
-            let v = match normalize(&child) {
-                None => -child.final_score(),
-                Some((b, true)) => solve(&b, &self.tt),
-                Some((b, false)) => -solve(&b, &self.tt),
-            };
-            if best.is_none_or(|b| v > b.1) {
-                best = Some((sq, v));
-            }
-        }
-        let (sq, value) = best?;
-        let n = board.empty_count() as u8;
-        Some(Valuation {
-            sq,
-            value,
-            depth: if self.claim_exact { n } else { n - 1 },
-            exact: self.claim_exact,
         })
     }
 }

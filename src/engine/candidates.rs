@@ -10,7 +10,7 @@ const SOLVE_PRESEARCH_GAP: u32 = 10;
 
 /// One root move with its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
+pub struct ScoredRootMove {
     pub mv: Move,
     /// Disc difference for the side to move at the root.
     pub score: i32,
@@ -22,10 +22,10 @@ pub struct Candidate {
     pub pv: Vec<Move>,
 }
 
-impl Candidate {
+impl ScoredRootMove {
     /// The root's best move from a plain search report.
-    pub fn from_root(r: &Report) -> Candidate {
-        Candidate {
+    pub fn from_root(r: &Report) -> ScoredRootMove {
+        ScoredRootMove {
             mv: r.best,
             score: r.score,
             depth: r.depth,
@@ -40,11 +40,11 @@ impl Candidate {
     }
 
     /// Root move `mv` valued by the search `r` of the position after it.
-    pub fn from_child(mv: Move, r: &Report) -> Candidate {
+    pub fn from_child(mv: Move, r: &Report) -> ScoredRootMove {
         let mut pv = Vec::with_capacity(r.pv.len() + 1);
         pv.push(mv);
         pv.extend_from_slice(&r.pv);
-        Candidate {
+        ScoredRootMove {
             mv,
             score: -r.score,
             depth: r.depth + 1,
@@ -133,7 +133,7 @@ mod tests {
             nodes: 10,
             millis: 1,
         };
-        let c = Candidate::from_child(f5, &r);
+        let c = ScoredRootMove::from_child(f5, &r);
         assert_eq!((c.score, c.depth, c.pv.clone()), (-2, 4, vec![f5, d6]));
         assert_eq!(c.to_report().best, f5);
     }

@@ -3,16 +3,18 @@
 //! result); a shared stop flag ends the running task at once. This is the only API the
 //! protocols use; it knows nothing about who asked or how the answer is printed.
 
+mod builder;
 mod candidates;
 
-pub use candidates::{candidate_schedule, Candidate};
+pub use crate::book::play::BookSetting;
+pub use builder::{BookOptions, BuildError, EngineBuilder};
+pub use candidates::{candidate_schedule, ScoredRootMove};
 
 use crate::board::{Board, Move};
-use crate::book::{Book, BookInfo, BookSet, BookSource, Verify};
+use crate::book::play::{OfferedMove, PlayBooks};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
 use crate::search::{Limits, Report, Searcher, Selectivity};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -74,7 +76,7 @@ pub enum Outcome {
     /// The final report of a [`Task::Search`] (the best move even when stopped early).
     Best(Report),
     /// The last complete candidate list, best first (empty only when stopped before any).
-    Candidates(Vec<Candidate>),
+    Candidates(Vec<ScoredRootMove>),
     /// The reports of the positions analysed, in the order they were searched.
     Positions(Vec<(usize, Report)>),
     /// The static evaluation, in discs for the side to move.
@@ -99,7 +101,7 @@ pub enum Event {
     /// A complete candidate list at one depth, best first.
     Candidates {
         job: JobId,
-        list: Vec<Candidate>,
+        list: Vec<ScoredRootMove>,
         nodes: u64,
         millis: u64,
     },
@@ -159,42 +161,16 @@ pub struct EngineOptions {
     pub book_seed: Option<u64>,
 }
 
-/// Where a book is and how to check it when it is (re)opened.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookSetting {
-    pub path: PathBuf,
-    pub verify: Verify,
-}
-
-/// One book file the worker consults, and what became of its last (re)opening.
-struct BookSlot {
-    setting: BookSetting,
-    /// The user's book, which may not exist yet (nothing learned).
-    user: bool,
-    state: SlotState,
-}
-
-enum SlotState {
-    /// Not opened yet.
-    Closed,
-    Open {
-        book: Arc<Book>,
-        stamp: Option<FileStamp>,
-    },
-    /// This version of the file could not be opened (the reason was logged once).
-    Failed { stamp: Option<FileStamp> },
-}
-
-/// Identity of a file version: replacing the file by rename changes it.
-type FileStamp = (u64, std::time::SystemTime, u64);
-
-fn file_stamp(path: &std::path::Path) -> Option<FileStamp> {
-    let m = std::fs::metadata(path).ok()?;
-    #[cfg(unix)]
-    let ino = std::os::unix::fs::MetadataExt::ino(&m);
-    #[cfg(not(unix))]
-    let ino = 0;
-    Some((ino, m.modified().ok()?, m.len()))
+impl From<OfferedMove> for BookMove {
+    fn from(m: OfferedMove) -> BookMove {
+        BookMove {
+            mv: Move::Play(m.sq),
+            score: m.score,
+            depth: m.depth,
+            solved: m.solved,
+            games: m.games,
+        }
+    }
 }
 
 /// The handle on the worker thread. Dropping it stops the running task and joins the thread.
@@ -248,9 +224,8 @@ impl Engine {
                     stop: worker_stop,
                     running: worker_running,
                     sink,
-                    slots: book_slots(&options),
+                    books: PlayBooks::new(options.book.as_ref(), options.user_book.as_ref()),
                     options,
-                    books: None,
                     rng: Rng::new(seed),
                 };
                 worker.reopen_books();
@@ -344,135 +319,36 @@ struct Worker<E: Evaluator> {
     sink: EventSink,
     options: EngineOptions,
     /// The user's book first, then the shipped one.
-    slots: Vec<BookSlot>,
-    /// The books open now, in the order they are consulted (none when none is).
-    books: Option<Arc<BookSet>>,
+    books: PlayBooks,
     rng: Rng,
 }
 
-/// The books of `options`, the user's first. A shipped book that is the user's book's file
-/// is consulted once, as the user's.
-fn book_slots(options: &EngineOptions) -> Vec<BookSlot> {
-    let mut slots = Vec::new();
-    if let Some(user) = &options.user_book {
-        slots.push(BookSlot {
-            setting: user.clone(),
-            user: true,
-            state: SlotState::Closed,
-        });
-    }
-    if let Some(shipped) = &options.book {
-        if !slots
-            .iter()
-            .any(|s| same_file(&s.setting.path, &shipped.path))
-        {
-            slots.push(BookSlot {
-                setting: shipped.clone(),
-                user: false,
-                state: SlotState::Closed,
-            });
-        }
-    }
-    slots
-}
-
-/// True when two paths name one file (the same path, or the same existing file).
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    a == b
-        || matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
-}
-
 impl<E: Evaluator> Worker<E> {
-    /// Maps the books (again, when a file was replaced since it was mapped). A book that
-    /// cannot be opened is reported once per version of its file, and the engine plays on
-    /// without it; a user's book that does not exist yet is no error.
+    /// Maps the books again when a file was replaced, and gives the search the new set.
     fn reopen_books(&mut self) {
-        let mut changed = false;
-        for slot in &mut self.slots {
-            let stamp = file_stamp(&slot.setting.path);
-            match &slot.state {
-                SlotState::Open { stamp: seen, .. } | SlotState::Failed { stamp: seen }
-                    if *seen == stamp =>
-                {
-                    continue
-                }
-                _ => {}
-            }
-            changed = true;
-            let path = &slot.setting.path;
-            slot.state = match Book::open(path, slot.setting.verify) {
-                Ok(book) => {
-                    tracing::info!("book {}: {} positions", path.display(), book.len());
-                    SlotState::Open {
-                        book: Arc::new(book),
-                        stamp,
-                    }
-                }
-                Err(_) if slot.user && stamp.is_none() => {
-                    tracing::debug!("no user book at {} yet", path.display());
-                    SlotState::Failed { stamp }
-                }
-                Err(e) => {
-                    tracing::error!("{e}; playing without it");
-                    SlotState::Failed { stamp }
-                }
-            };
+        if self.books.reopen() {
+            let open = self.books.open_set();
+            self.searcher
+                .set_book(open.map(|b| b as Arc<dyn crate::book::BookLookup>));
         }
-        if !changed {
-            return;
-        }
-        let open: Vec<Arc<Book>> = self
-            .slots
-            .iter()
-            .filter_map(|s| match &s.state {
-                SlotState::Open { book, .. } => Some(book.clone()),
-                _ => None,
-            })
-            .collect();
-        self.books = (!open.is_empty()).then(|| Arc::new(BookSet::new(open)));
-        self.searcher.set_book(
-            self.books
-                .clone()
-                .map(|b| b as Arc<dyn crate::book::BookLookup>),
-        );
     }
 
     /// The book's move for the root, as a report (depth 0, no nodes), after a
     /// [`Event::Book`] listing it.
     fn book_move(&mut self, id: JobId, board: &Board) -> Option<Report> {
-        let book = self.books.clone()?;
-        let choice = crate::book::choice::choose(
-            &*book,
-            board,
-            self.options.book_randomness,
-            &mut self.rng,
-        )?;
-        let mv = Move::Play(choice.sq);
-        // The child's record says how deep the value was searched; a deviation whose
-        // successor is below the book's minimum has only the root's (smaller) depth.
-        let child = BookSource::probe(&*book, &board.play_flips(choice.sq, board.flips(choice.sq)));
-        let (depth, solved) = match child {
-            Some(p) => (p.depth + 1, p.is_solved()),
-            None => (choice.probe.depth, choice.probe.is_solved()),
-        };
+        let offered =
+            self.books
+                .move_to_play(board, self.options.book_randomness, &mut self.rng)?;
+        let mv = Move::Play(offered.sq);
         (self.sink)(Event::Book {
             job: id,
-            moves: vec![BookMove {
-                mv,
-                score: choice.value,
-                depth,
-                solved,
-                games: child.map_or(0, |p| p.games as u64),
-            }],
+            moves: vec![BookMove::from(offered)],
         });
         Some(Report {
             depth: 0,
             selectivity: Selectivity::NONE,
             solved: None,
-            score: choice.value,
+            score: offered.score,
             best: mv,
             pv: vec![mv],
             nodes: 0,
@@ -484,40 +360,12 @@ impl<E: Evaluator> Worker<E> {
     /// [`Event::Book`] when there are any; returns their squares (0 when the position is not
     /// in the book, or is a leaf with no book move).
     fn book_hint(&mut self, id: JobId, board: &Board, count: usize) -> u64 {
-        let Some(book) = self.books.clone() else {
-            return 0;
-        };
-        if board.empty_count() < book.fewest_empties() {
-            return 0;
-        }
-        let Some(probe) = BookSource::probe(&*book, board).filter(|p| p.valued) else {
-            return 0;
-        };
-        let mut moves: Vec<BookMove> = crate::book::choice::book_children(&*book, board)
+        let moves: Vec<BookMove> = self
+            .books
+            .hints(board, count)
             .into_iter()
-            .map(|c| BookMove {
-                mv: Move::Play(c.sq),
-                score: c.value,
-                depth: c.depth,
-                solved: c.solved,
-                games: c.games as u64,
-            })
+            .map(BookMove::from)
             .collect();
-        for r in probe.replies() {
-            if !moves.iter().any(|m| m.mv == Move::Play(r.sq)) {
-                // A reply whose successor is not in the book: the root's depth is a lower
-                // bound of its search depth.
-                moves.push(BookMove {
-                    mv: Move::Play(r.sq),
-                    score: r.value,
-                    depth: probe.depth,
-                    solved: probe.is_solved(),
-                    games: 0,
-                });
-            }
-        }
-        moves.sort_by_key(|m| -m.score);
-        moves.truncate(count.max(1));
         let squares = moves
             .iter()
             .filter_map(|m| m.mv.square())
@@ -528,27 +376,9 @@ impl<E: Evaluator> Worker<E> {
         squares
     }
 
-    /// Adds a game to the user's book and republishes it (the shipped book is never
-    /// written). A new user's book takes the shipped book's settings.
+    /// Adds a game to the user's book (searches of the book's depth value it) and maps the
+    /// books again.
     fn learn(&mut self, moves: &[Move]) -> Result<String, String> {
-        let Some(setting) = self
-            .slots
-            .iter()
-            .find(|s| s.user)
-            .map(|s| s.setting.clone())
-        else {
-            return Err("no user's book to learn into (see --learn-book)".into());
-        };
-        let shipped = self.slots.iter().find_map(|s| match &s.state {
-            SlotState::Open { book, .. } if !s.user => Some(book.info().clone()),
-            _ => None,
-        });
-        let template = BookInfo {
-            description: "Games learned by Wedge".into(),
-            ..shipped.unwrap_or_else(|| {
-                crate::book::BookBuilder::new(crate::book::builder::DEFAULT_MIN_EMPTIES).info
-            })
-        };
         let eval = self.searcher.evaluator_arc();
         // `quit` or the end of input stops the searches, and then nothing is published.
         let make = |depth: u32| {
@@ -559,29 +389,12 @@ impl<E: Evaluator> Worker<E> {
             )
             .with_stop(self.stop.clone())
         };
-        let r = crate::book::store::learn_game(
-            &setting.path,
-            moves,
-            &template,
-            &make,
-            self.searcher.threads(),
-            &self.stop,
-        )
-        .map_err(|e| e.to_string())?;
+        let text = self
+            .books
+            .learn(moves, &make, self.searcher.threads(), &self.stop)
+            .map_err(|e| e.to_string())?;
         self.reopen_books();
-        Ok(format!(
-            "{}: {} new positions, {} searched, {} solved; {} positions{}",
-            setting.path.display(),
-            r.new_positions,
-            r.stats.searched,
-            r.stats.solved,
-            r.positions,
-            if r.merged {
-                " (added to the version another engine published meanwhile)"
-            } else {
-                ""
-            }
-        ))
+        Ok(text)
     }
 
     fn run(&mut self, job: Job) {
@@ -689,7 +502,7 @@ impl<E: Evaluator> Worker<E> {
         limits: &Limits,
         count: usize,
         skip: u64,
-    ) -> Vec<Candidate> {
+    ) -> Vec<ScoredRootMove> {
         let started = std::time::Instant::now();
         let mut best_list = Vec::new();
         let moves: Vec<Move> = board
@@ -703,7 +516,7 @@ impl<E: Evaluator> Worker<E> {
             if r.depth == 0 && r.solved.is_none() && self.stop.load(Ordering::Relaxed) {
                 return best_list;
             }
-            return vec![Candidate::from_root(&r)];
+            return vec![ScoredRootMove::from_root(&r)];
         }
         let mut nodes = 0u64;
         for child_limits in candidate_schedule(board, limits) {
@@ -717,7 +530,7 @@ impl<E: Evaluator> Worker<E> {
                 if self.stop.load(Ordering::Relaxed) {
                     return best_list;
                 }
-                list.push(Candidate::from_child(mv, &r));
+                list.push(ScoredRootMove::from_child(mv, &r));
             }
             // Best first; equal scores keep the move-generation order (stable sort).
             list.sort_by_key(|c| -c.score);

@@ -111,56 +111,14 @@ impl WeightsError {
     }
 }
 
-/// FNV-1a, 64-bit.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+use crate::framing::{verify_trailer, Reader, Truncated, Writer};
 
-/// A bounds-checked little-endian reader.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], WeightsErrorKind> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
-        match end.and_then(|e| self.bytes.get(self.pos..e)) {
-            Some(s) => {
-                self.pos += n;
-                Ok(s)
-            }
-            None => Err(WeightsErrorKind::TooShort {
-                len: self.bytes.len(),
-                need: self.pos.saturating_add(n),
-            }),
+impl From<Truncated> for WeightsErrorKind {
+    fn from(t: Truncated) -> WeightsErrorKind {
+        WeightsErrorKind::TooShort {
+            len: t.len,
+            need: t.need,
         }
-    }
-
-    fn u8(&mut self) -> Result<u8, WeightsErrorKind> {
-        Ok(self.take(1)?[0])
-    }
-
-    fn u16(&mut self) -> Result<u16, WeightsErrorKind> {
-        let s = self.take(2)?;
-        Ok(u16::from_le_bytes([s[0], s[1]]))
-    }
-
-    fn u32(&mut self) -> Result<u32, WeightsErrorKind> {
-        let mut a = [0u8; 4];
-        a.copy_from_slice(self.take(4)?);
-        Ok(u32::from_le_bytes(a))
-    }
-
-    fn u64(&mut self) -> Result<u64, WeightsErrorKind> {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(a))
     }
 }
 
@@ -206,29 +164,26 @@ impl Weights {
                 bytes: total as u64,
             });
         }
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&self.scale.to_le_bytes());
-        out.extend_from_slice(&(self.n_phases as u32).to_le_bytes());
-        out.extend_from_slice(&(self.tables.len() as u32).to_le_bytes());
-        out.extend_from_slice(&self.created.to_le_bytes());
-        out.extend_from_slice(&(desc.len() as u32).to_le_bytes());
-        out.extend_from_slice(desc);
+        let mut out = Writer::new(&MAGIC, FORMAT_VERSION, total);
+        out.u32(self.scale);
+        out.u32(self.n_phases as u32);
+        out.u32(self.tables.len() as u32);
+        out.u64(self.created);
+        out.u32(desc.len() as u32);
+        out.bytes(desc);
         for t in &self.tables {
-            out.push(match t.kind {
+            out.u8(match t.kind {
                 TableKind::Pattern => 0,
                 TableKind::Scalar => 1,
             });
-            out.push(t.squares);
-            out.extend_from_slice(&0u16.to_le_bytes());
-            out.extend_from_slice(&t.entries.to_le_bytes());
+            out.u8(t.squares);
+            out.u16(0);
+            out.u32(t.entries);
         }
-        for w in &self.data {
-            out.extend_from_slice(&w.to_le_bytes());
+        for &w in &self.data {
+            out.i16(w);
         }
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        let out = out.finish();
         Ok(out)
     }
 
@@ -239,15 +194,13 @@ impl Weights {
                 bytes: bytes.len() as u64,
             });
         }
-        let mut r = Reader { bytes, pos: 0 };
-        let magic = r.take(8).map_err(|_| WeightsErrorKind::TooShort {
+        let mut r = Reader::new(bytes);
+        let magic = r.array::<8>().map_err(|_| WeightsErrorKind::TooShort {
             len: bytes.len(),
             need: FIXED_HEADER + 8,
         })?;
         if magic != MAGIC {
-            let mut found = [0u8; 8];
-            found.copy_from_slice(magic);
-            return Err(WeightsErrorKind::BadMagic { found });
+            return Err(WeightsErrorKind::BadMagic { found: magic });
         }
         let version = r.u32()?;
         if version != FORMAT_VERSION {
@@ -318,25 +271,21 @@ impl Weights {
         }
         let per_phase: u64 = tables.iter().map(|t| u64::from(t.entries)).sum();
         let n_weights = per_phase * u64::from(n_phases);
-        let expected = r.pos as u64 + 2 * n_weights + 8;
+        let expected = r.pos() as u64 + 2 * n_weights + 8;
         if expected != bytes.len() as u64 {
             return Err(WeightsErrorKind::WrongLength {
                 expected,
                 actual: bytes.len() as u64,
             });
         }
-        let body_end = bytes.len() - 8;
-        let mut stored = [0u8; 8];
-        stored.copy_from_slice(&bytes[body_end..]);
-        let stored = u64::from_le_bytes(stored);
-        let computed = fnv1a64(&bytes[..body_end]);
-        if stored != computed {
-            return Err(WeightsErrorKind::ChecksumMismatch { stored, computed });
-        }
+        let body = verify_trailer(bytes).map_err(|m| WeightsErrorKind::ChecksumMismatch {
+            stored: m.stored,
+            computed: m.computed,
+        })?;
         let description = std::str::from_utf8(desc)
             .map_err(|_| WeightsErrorKind::BadDescription)?
             .to_string();
-        let data = bytes[r.pos..body_end]
+        let data = body[r.pos()..]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();

@@ -19,6 +19,7 @@
 mod board_string;
 mod clock;
 mod error;
+mod files;
 mod game;
 mod ggf;
 mod move_item;
@@ -31,6 +32,7 @@ pub use board_string::{
 };
 pub use clock::{format_clock, parse_clock, Clock, ClockError};
 pub use error::{Excerpt, TextLocation};
+pub use files::{parse_wthor, read_file, read_text, wthor_files, GameFileError};
 pub use game::{Game, GameInfo, IllegalReason, PassPolicy, ReplayError};
 pub use ggf::{
     format_ggf, parse_ggf, parse_ggf_games, GameType, GgfError, GgfErrorKind, GgfGame, GgfGames,

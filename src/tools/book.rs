@@ -8,11 +8,22 @@ use crate::book::file::encode_book;
 use crate::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
 use crate::book::{Book, BookBuilder, BookInfo};
 use crate::eval::Evaluator;
-use crate::formats::{parse_ggf_games, parse_transcript, read_wthor_games};
+use crate::formats::{parse_ggf_games, parse_transcript};
 use crate::search::{Searcher, Selectivity};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// Why a book tool failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BookToolError {
+    #[error(transparent)]
+    Games(#[from] crate::formats::GameFileError),
+    #[error(transparent)]
+    Write(std::io::Error),
+    #[error(transparent)]
+    Book(#[from] crate::book::BookError),
+}
 
 /// Games read from files, and what could not be used.
 #[derive(Debug, Default)]
@@ -23,16 +34,15 @@ pub struct GameSet {
 }
 
 /// Reads games from WTHOR (`.wtb`), GGF (`.ggf`) or transcript files (one game per line).
-pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), String> {
-    let name = path.display();
+pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     match ext.as_str() {
         "wtb" => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-            let games = read_wthor_games(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            let bytes = crate::formats::read_file(path)?;
+            let games = crate::formats::parse_wthor(path, &bytes)?;
             for g in games.games() {
                 match g.squares() {
                     Ok(sq) => set.games.push(sq.into_iter().map(Move::Play).collect()),
@@ -41,7 +51,7 @@ pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), String> {
             }
         }
         "ggf" => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+            let text = crate::formats::read_text(path)?;
             for g in parse_ggf_games(&text) {
                 match g {
                     Ok(g) if g.game().start() == crate::formats::Position::START => {
@@ -52,7 +62,7 @@ pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), String> {
             }
         }
         _ => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+            let text = crate::formats::read_text(path)?;
             for line in text.lines() {
                 let line = line.trim();
                 if line.is_empty() || line.starts_with('#') {
@@ -348,7 +358,7 @@ pub fn synthetic_records(bytes: u64, seed: u64) -> Vec<Record> {
 }
 
 /// Writes a synthetic book of about `bytes` bytes at `path`.
-pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize), String> {
+pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize), BookToolError> {
     let records = synthetic_records(bytes, seed);
     let info = BookInfo {
         min_empties: 20,
@@ -361,7 +371,7 @@ pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize
     };
     let image = encode_book(&info, &records);
     let size = image.len() as u64;
-    crate::paths::write_atomic(path, &image).map_err(|e| e.to_string())?;
+    crate::paths::write_atomic(path, &image).map_err(BookToolError::Write)?;
     Ok((size, records.len()))
 }
 
@@ -544,7 +554,7 @@ pub fn expand_book<E: Evaluator + 'static>(
     depth: u32,
     threads: usize,
     save_every: std::time::Duration,
-) -> Result<ExpandReport, String> {
+) -> Result<ExpandReport, BookToolError> {
     use crate::book::expansion::{expand_batch, expand_once, refresh};
     use crate::search::valuer::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
@@ -605,13 +615,13 @@ pub fn expand_book<E: Evaluator + 'static>(
             )
         });
         if last_save.elapsed() >= save_every {
-            book.publish(path).map_err(|e| e.to_string())?;
+            book.publish(path)?;
             report.saves += 1;
             last_save = Instant::now();
         }
     }
     refresh(book, doe);
-    book.publish(path).map_err(|e| e.to_string())?;
+    book.publish(path)?;
     report.saves += 1;
     progress.finish();
     report.positions_after = book.len();

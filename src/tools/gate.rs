@@ -4,7 +4,7 @@
 
 use super::match_runner::game::GameLimits;
 use super::match_runner::openings::read_openings;
-use super::match_runner::player::{EngineSpec, Protocol, TimeControl};
+use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl};
 use super::match_runner::stats::{Sprt, SprtDecision};
 use super::match_runner::{run_match, MatchConfig};
 use crate::formats::Clock;
@@ -107,7 +107,7 @@ pub fn run_gate(
         None => crate::paths::find_data_file("books", "openings-8ply.txt")
             .ok_or("no books/openings-8ply.txt found; pass --openings FILE")?,
     };
-    let openings = read_openings(&openings_path)?;
+    let openings = read_openings(&openings_path).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let engine = |weights: &Path, name: &str, depth: u32| EngineSpec {
@@ -116,7 +116,7 @@ pub fn run_gate(
             exe.display(),
             weights.display()
         ),
-        protocol: Protocol::Nboard,
+        protocol: EngineProtocol::Nboard,
         depth: Some(depth),
         name: Some(name.to_string()),
     };
@@ -136,10 +136,15 @@ pub fn run_gate(
             )
         })?;
     let matches = [
-        (args.depth, TimeControl::Depth, "depth", args.concurrency),
+        (
+            args.depth,
+            MatchTimeControl::Depth,
+            "depth",
+            args.concurrency,
+        ),
         (
             60,
-            TimeControl::Clock(Clock {
+            MatchTimeControl::Clock(Clock {
                 main_ms: clock.as_millis() as u64,
                 increment_ms: 0,
                 extension_ms: None,

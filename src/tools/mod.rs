@@ -3,6 +3,8 @@
 
 pub mod bench;
 pub mod book;
+#[cfg(test)]
+mod book_valuation_tests;
 pub mod gate;
 pub mod match_runner;
 pub mod perft;

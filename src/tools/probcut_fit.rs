@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::eval::Evaluator;
-use crate::formats::read_wthor_games;
+use crate::formats::{parse_wthor, read_file, wthor_files, GameFileError};
 use crate::rng::Rng;
 use crate::search::context::Context;
 use crate::search::probcut::{ProbCutModel, Sample};
@@ -16,34 +16,37 @@ use std::sync::Mutex;
 /// Games from these years are never used for fitting (held out like the evaluation's test set).
 pub const FIRST_HELD_OUT_YEAR: u16 = 2017;
 
+/// Why the ProbCut model could not be fitted or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbCutFitError {
+    #[error(transparent)]
+    Games(#[from] GameFileError),
+    #[error("no WTHOR games before {FIRST_HELD_OUT_YEAR} in {}", .0.display())]
+    NoGames(std::path::PathBuf),
+    #[error("writing {}: {source}", path.display())]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// `count` positions with 14 to 54 empties, drawn at random (seeded) from the WTHOR files of
 /// `dir` before the held-out years.
-pub fn sample_positions(dir: &Path, count: usize, seed: u64) -> Result<Vec<Board>, String> {
+pub fn sample_positions(
+    dir: &Path,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Board>, ProbCutFitError> {
     let mut games = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    files.sort();
-    for path in files {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let Some(year) = name
-            .strip_prefix("WTH_")
-            .and_then(|r| r.strip_suffix(".wtb"))
-            .and_then(|y| y.parse::<u16>().ok())
-        else {
-            continue;
-        };
+    for (path, year) in wthor_files(dir)? {
         if year >= FIRST_HELD_OUT_YEAR {
             continue;
         }
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file = read_wthor_games(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        games.extend(file.games());
+        let bytes = read_file(&path)?;
+        games.extend(parse_wthor(&path, &bytes)?.games());
     }
     if games.is_empty() {
-        return Err(format!(
-            "no WTHOR games before {FIRST_HELD_OUT_YEAR} in {}",
-            dir.display()
-        ));
+        return Err(ProbCutFitError::NoGames(dir.to_path_buf()));
     }
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
@@ -114,7 +117,7 @@ pub fn fit_and_write<E: Evaluator>(
     max_depth: u32,
     threads: usize,
     out: &Path,
-) -> Result<ProbCutModel, String> {
+) -> Result<ProbCutModel, ProbCutFitError> {
     let boards = sample_positions(wthor_dir, positions, 0x5EED)?;
     let total = boards.len();
     let samples = measure(eval, &boards, max_depth, threads, &|n| {
@@ -123,7 +126,11 @@ pub fn fit_and_write<E: Evaluator>(
         }
     });
     let model = ProbCutModel::fit(evaluation_name, &samples, 30);
-    crate::paths::write_atomic(out, model.to_text().as_bytes())
-        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    crate::paths::write_atomic(out, model.to_text().as_bytes()).map_err(|source| {
+        ProbCutFitError::Write {
+            path: out.to_path_buf(),
+            source,
+        }
+    })?;
     Ok(model)
 }

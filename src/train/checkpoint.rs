@@ -2,7 +2,9 @@
 //! atomically after every epoch so an interrupted run resumes losing at most the epoch in
 //! progress. A checkpoint made under a different configuration or dataset is not resumed.
 
-use crate::eval::weights::{fnv1a64, write_atomic};
+use super::dataset::{CacheError, CacheProblem};
+use crate::eval::weights::write_atomic;
+use crate::framing::{Reader, Truncated, Writer};
 use std::path::Path;
 
 /// Everything needed to resume a fit.
@@ -26,71 +28,77 @@ const HEADER: usize = 8 + 4 + 8 + 4 + 8 + 8;
 impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.w.len();
-        let mut out = Vec::with_capacity(HEADER + 12 * n + 8);
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&self.config_hash.to_le_bytes());
-        out.extend_from_slice(&self.epoch.to_le_bytes());
-        out.extend_from_slice(&self.step.to_le_bytes());
-        out.extend_from_slice(&(n as u64).to_le_bytes());
+        let mut out = Writer::new(&MAGIC, VERSION, HEADER + 12 * n + 8);
+        out.u64(self.config_hash);
+        out.u32(self.epoch);
+        out.u64(self.step);
+        out.u64(n as u64);
         for arr in [&self.w, &self.m, &self.v] {
-            for x in arr.iter() {
-                out.extend_from_slice(&x.to_le_bytes());
+            for &x in arr.iter() {
+                out.f32(x);
             }
         }
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        out.finish()
     }
 
-    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        if bytes.len() < HEADER + 8 || bytes[..8] != MAGIC {
-            return Err("not a checkpoint (bad magic or too short)".into());
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CacheProblem> {
+        let mut r = Reader::new(bytes);
+        let bad = |_: Truncated| CacheProblem::NotACache("checkpoint");
+        let magic = r.array::<8>().map_err(bad)?;
+        if bytes.len() < HEADER + 8 || magic != MAGIC {
+            return Err(bad(Truncated {
+                len: bytes.len(),
+                need: HEADER + 8,
+            }));
         }
-        let u64_at = |i: usize| {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(&bytes[i..i + 8]);
-            u64::from_le_bytes(a)
-        };
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        if u32_at(8) != VERSION {
-            return Err(format!("checkpoint version {}", u32_at(8)));
+        let version = r.u32().map_err(bad)?;
+        if version != VERSION {
+            return Err(CacheProblem::CheckpointVersion(version));
         }
-        let n = u64_at(32);
+        let (config_hash, epoch) = (r.u64().map_err(bad)?, r.u32().map_err(bad)?);
+        let (step, n) = (r.u64().map_err(bad)?, r.u64().map_err(bad)?);
         let expected = (HEADER as u64)
             .saturating_add(n.saturating_mul(12))
             .saturating_add(8);
-        super::dataset::check_size_and_checksum(bytes, expected)?;
-        let end = bytes.len() - 8;
+        let body = super::dataset::check_size_and_checksum(bytes, expected)?;
         let n = n as usize;
-        let floats: Vec<f32> = bytes[HEADER..end]
+        let floats: Vec<f32> = body[HEADER..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         Ok(Checkpoint {
-            config_hash: u64_at(12),
-            epoch: u32_at(20),
-            step: u64_at(24),
+            config_hash,
+            epoch,
+            step,
             w: floats[..n].to_vec(),
             m: floats[n..2 * n].to_vec(),
             v: floats[2 * n..].to_vec(),
         })
     }
 
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        write_atomic(path, &self.to_bytes())
-            .map_err(|e| format!("cannot write checkpoint {}: {e}", path.display()))
+    pub fn save(&self, path: &Path) -> Result<(), CacheError> {
+        write_atomic(path, &self.to_bytes()).map_err(|source| CacheError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// The checkpoint at `path`, `Ok(None)` when there is none.
-    pub fn load(path: &Path) -> Result<Option<Checkpoint>, String> {
+    pub fn load(path: &Path) -> Result<Option<Checkpoint>, CacheError> {
         match std::fs::read(path) {
-            Ok(bytes) => Checkpoint::from_bytes(&bytes)
-                .map(Some)
-                .map_err(|e| format!("checkpoint {}: {e}", path.display())),
+            Ok(bytes) => {
+                Checkpoint::from_bytes(&bytes)
+                    .map(Some)
+                    .map_err(|problem| CacheError::Bad {
+                        path: path.to_path_buf(),
+                        problem,
+                    })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("cannot read checkpoint {}: {e}", path.display())),
+            Err(source) => Err(CacheError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
         }
     }
 }

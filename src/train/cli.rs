@@ -2,7 +2,7 @@
 //! that run them (read games, label with a cache, fit with checkpoints, write weights; or
 //! evaluate an OBF file).
 
-use super::dataset::{load_samples, save_samples, Sample};
+use super::dataset::{load_samples, save_samples, LabelledPosition};
 use super::evaluate::{evaluate_entries, format_error_table};
 use super::fit::{encode_all, fit, metrics, FitConfig, Model};
 use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
@@ -10,11 +10,13 @@ use super::heldout::{make_heldout, to_obf_text};
 use super::label::{label_games, LabelConfig};
 use super::progress::Progress;
 use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
+use super::TrainError;
+use crate::engine::EngineBuilder;
 use crate::eval::heuristic::Heuristic;
-use crate::eval::weights::{default_weights_path, write_atomic};
+use crate::eval::weights::write_atomic;
 use crate::eval::PatternEval;
 use crate::formats::parse_obf_file;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `wedge train`: fit the evaluation weights on game records.
 #[derive(clap::Args, Clone, Debug)]
@@ -119,9 +121,6 @@ pub struct EvalArgs {
     /// Search depth (0 = static evaluation).
     #[arg(long, default_value_t = 0)]
     pub depth: u32,
-    /// Weights file (set from the global `--weights`; default: weights/default.wts).
-    #[arg(skip)]
-    pub weights: Option<PathBuf>,
     /// Transposition table size for searches, MB.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
@@ -130,19 +129,9 @@ pub struct EvalArgs {
     pub summary: bool,
 }
 
-/// Loads the weights named, or the default ones.
-pub fn load_weights(path: Option<&Path>) -> Result<PatternEval, String> {
-    let path = match path {
-        Some(p) => p.to_path_buf(),
-        None => default_weights_path()
-            .ok_or("no weights file given and weights/default.wts not found")?,
-    };
-    PatternEval::load(&path).map_err(|e| e.to_string())
-}
-
-/// Runs `wedge eval`.
-pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
-    let eval = load_weights(args.weights.as_deref())?;
+/// Runs `wedge eval` with the evaluation `engine` names.
+pub fn run_eval(args: &EvalArgs, engine: &EngineBuilder) -> Result<(), TrainError> {
+    let eval = engine.evaluation().map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let entries = parse_obf_file(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
@@ -186,7 +175,7 @@ struct Source {
 
 /// Reads, labels (with the cache) and returns the training samples; games from 2017-2020 are
 /// never read.
-pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
+pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, TrainError> {
     let threads = threads_of(args);
     let label_dir = args.work.join("labels");
     std::fs::create_dir_all(&label_dir)
@@ -213,7 +202,8 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
         return Err(format!(
             "WTHOR directory {} not found and no --games or --selfplay given",
             args.wthor.display()
-        ));
+        )
+        .into());
     }
     for (i, path) in args.games.iter().enumerate() {
         let stem = path
@@ -222,7 +212,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
         sources.push(Source {
             cache: label_dir.join(format!(
                 "user{i}-{stem}-{:016x}-s{}{limit_tag}.lbl",
-                crate::eval::weights::fnv1a64(path.to_string_lossy().as_bytes()),
+                crate::framing::fnv1a64(path.to_string_lossy().as_bytes()),
                 args.solve_empties
             )),
             name: stem,
@@ -233,7 +223,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
     }
     // Cached sources load; the others are read now and labelled below.
     let mut remaining = args.max_games.unwrap_or(usize::MAX);
-    let mut parts: Vec<(usize, Vec<Sample>)> = Vec::new();
+    let mut parts: Vec<(usize, Vec<LabelledPosition>)> = Vec::new();
     let mut todo: Vec<(usize, Vec<GameRecord>)> = Vec::new();
     for (si, src) in sources.iter().enumerate() {
         if remaining == 0 {
@@ -276,7 +266,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
         for (si, games) in todo {
             let samples = label_games(&games, 0, &cfg, &mut progress, base);
             base += games.len() as u64;
-            save_samples(&sources[si].cache, &samples)?;
+            save_samples(&sources[si].cache, &samples).map_err(|e| e.to_string())?;
             parts.push((si, samples));
         }
         progress.finish(base);
@@ -304,7 +294,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<Sample>, String> {
 }
 
 /// True for the games kept aside to watch the fit (one in 20, by a hash of the game id).
-pub fn is_validation(s: &Sample) -> bool {
+pub fn is_validation(s: &LabelledPosition) -> bool {
     crate::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
 }
 
@@ -324,18 +314,18 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 
 /// True for the training games kept by `--game-fraction` (by a hash of the game id that is
 /// independent of the validation split).
-fn in_fraction(s: &Sample, fraction: f64) -> bool {
+fn in_fraction(s: &LabelledPosition, fraction: f64) -> bool {
     let bucket = crate::board::hash::mix64(u64::from(s.game) ^ 0xF4AC_710E) % 1_000_000;
     (bucket as f64) < fraction * 1_000_000.0
 }
 
 /// Runs `wedge train`.
-pub fn run_train(args: &TrainArgs) -> Result<(), String> {
+pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     let threads = threads_of(args);
     if let Some(out) = &args.heldout_obf {
         let entries = match &args.heldout_weights {
             Some(w) => {
-                let e = load_weights(Some(w))?;
+                let e = PatternEval::load(w).map_err(|e| e.to_string())?;
                 make_heldout(
                     &args.wthor,
                     20..=24,
@@ -365,7 +355,8 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     }
     let started = std::time::Instant::now();
     let samples = training_samples(args)?;
-    let (val, mut train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(is_validation);
+    let (val, mut train): (Vec<LabelledPosition>, Vec<LabelledPosition>) =
+        samples.into_iter().partition(is_validation);
     if args.game_fraction < 1.0 {
         train.retain(|s| in_fraction(s, args.game_fraction));
     }
@@ -483,8 +474,8 @@ mod tests {
     use super::*;
     use crate::train::dataset::LabelKind;
 
-    fn sample(game: u32) -> Sample {
-        Sample {
+    fn sample(game: u32) -> LabelledPosition {
+        LabelledPosition {
             board: crate::board::Board::default(),
             label: 0,
             kind: LabelKind::Theoretical,
@@ -495,7 +486,7 @@ mod tests {
 
     #[test]
     fn game_fraction_keeps_about_that_share_of_games() {
-        let games: Vec<Sample> = (0..20_000).map(sample).collect();
+        let games: Vec<LabelledPosition> = (0..20_000).map(sample).collect();
         let kept = games.iter().filter(|s| in_fraction(s, 0.25)).count();
         assert!((4_600..5_400).contains(&kept), "kept {kept} of 20000");
         // A smaller fraction keeps a subset of a larger one.

@@ -3,7 +3,8 @@
 //! the labels instead of solving again.
 
 use crate::board::Board;
-use crate::eval::weights::{fnv1a64, write_atomic};
+use crate::eval::weights::write_atomic;
+use crate::framing::{verify_trailer, Reader, Truncated, Writer};
 use std::path::Path;
 
 /// How a label was obtained.
@@ -35,7 +36,7 @@ impl LabelKind {
 
 /// A position with its label (disc difference for the side to move).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Sample {
+pub struct LabelledPosition {
     pub board: Board,
     pub label: i8,
     pub kind: LabelKind,
@@ -44,99 +45,142 @@ pub struct Sample {
     pub game: u32,
 }
 
+/// What is wrong with a training cache's bytes (a label cache or a checkpoint).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CacheProblem {
+    #[error("not a {0} (bad magic or too short)")]
+    NotACache(&'static str),
+    #[error("label cache version {0} (expected {VERSION})")]
+    LabelVersion(u32),
+    #[error("checkpoint version {0}")]
+    CheckpointVersion(u32),
+    #[error("{len} bytes, header implies {expected}")]
+    Length { len: usize, expected: u64 },
+    #[error("checksum mismatch")]
+    Checksum,
+    #[error("bad label kind")]
+    LabelKind,
+    #[error("overlapping discs in a record")]
+    Overlap,
+}
+
+/// A training cache that could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {problem}", path.display())]
+    Bad {
+        path: std::path::PathBuf,
+        problem: CacheProblem,
+    },
+}
+
 const MAGIC: [u8; 8] = *b"WEDGELBL";
 const VERSION: u32 = 1;
 const RECORD: usize = 24;
 
 /// Serialises samples.
-pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(20 + RECORD * samples.len() + 8);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(samples.len() as u64).to_le_bytes());
+pub fn samples_to_bytes(samples: &[LabelledPosition]) -> Vec<u8> {
+    let mut out = Writer::new(&MAGIC, VERSION, 20 + RECORD * samples.len() + 8);
+    out.u64(samples.len() as u64);
     for s in samples {
-        out.extend_from_slice(&s.board.player.to_le_bytes());
-        out.extend_from_slice(&s.board.opponent.to_le_bytes());
-        out.push(s.label as u8);
-        out.push(s.kind as u8);
-        out.extend_from_slice(&s.year.to_le_bytes());
-        out.extend_from_slice(&s.game.to_le_bytes());
+        out.u64(s.board.player);
+        out.u64(s.board.opponent);
+        out.u8(s.label as u8);
+        out.u8(s.kind as u8);
+        out.u16(s.year);
+        out.u32(s.game);
     }
-    let sum = fnv1a64(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    out.finish()
 }
 
 /// Parses and validates serialised samples.
-pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
-    if bytes.len() < 28 || bytes[..8] != MAGIC {
-        return Err("not a label cache file (bad magic or too short)".into());
-    }
-    let u32_at =
-        |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    let u64_at = |i: usize| {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(&bytes[i..i + 8]);
-        u64::from_le_bytes(a)
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<LabelledPosition>, CacheProblem> {
+    let mut r = Reader::new(bytes);
+    let header = (r.array::<8>(), r.u32(), r.u64());
+    let not_a_cache = CacheProblem::NotACache("label cache file");
+    let (Ok(magic), Ok(version), Ok(n)) = header else {
+        return Err(not_a_cache);
     };
-    if u32_at(8) != VERSION {
-        return Err(format!(
-            "label cache version {} (expected {VERSION})",
-            u32_at(8)
-        ));
+    if bytes.len() < 28 || magic != MAGIC {
+        return Err(not_a_cache);
     }
-    let n = u64_at(12);
+    if version != VERSION {
+        return Err(CacheProblem::LabelVersion(version));
+    }
     let expected = 20u64
         .saturating_add(n.saturating_mul(RECORD as u64))
         .saturating_add(8);
-    check_size_and_checksum(bytes, expected)?;
-    let end = bytes.len() - 8;
+    let body = check_size_and_checksum(bytes, expected)?;
     let mut out = Vec::with_capacity(n as usize);
-    for r in bytes[20..end].chunks_exact(RECORD) {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(&r[0..8]);
-        let player = u64::from_le_bytes(a);
-        a.copy_from_slice(&r[8..16]);
-        let opponent = u64::from_le_bytes(a);
-        let kind = LabelKind::from_u8(r[17]).ok_or("bad label kind")?;
+    for rec in body[20..].chunks_exact(RECORD) {
+        // Records are whole: the length was checked against the count.
+        let (player, opponent, label, kind, year, game) =
+            read_record(rec).map_err(|_| CacheProblem::Length {
+                len: bytes.len(),
+                expected,
+            })?;
+        let kind = LabelKind::from_u8(kind).ok_or(CacheProblem::LabelKind)?;
         if player & opponent != 0 {
-            return Err("overlapping discs in a record".into());
+            return Err(CacheProblem::Overlap);
         }
-        out.push(Sample {
+        out.push(LabelledPosition {
             board: Board::new(player, opponent),
-            label: r[16] as i8,
+            label: label as i8,
             kind,
-            year: u16::from_le_bytes([r[18], r[19]]),
-            game: u32::from_le_bytes([r[20], r[21], r[22], r[23]]),
+            year,
+            game,
         });
     }
     Ok(out)
 }
 
+/// The fields of one record: discs, label, label kind, year, game.
+fn read_record(rec: &[u8]) -> Result<(u64, u64, u8, u8, u16, u32), Truncated> {
+    let mut r = Reader::new(rec);
+    Ok((r.u64()?, r.u64()?, r.u8()?, r.u8()?, r.u16()?, r.u32()?))
+}
+
 /// Writes a cache file atomically.
-pub fn save_samples(path: &Path, samples: &[Sample]) -> Result<(), String> {
-    write_atomic(path, &samples_to_bytes(samples))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+pub fn save_samples(path: &Path, samples: &[LabelledPosition]) -> Result<(), CacheError> {
+    write_atomic(path, &samples_to_bytes(samples)).map_err(|source| CacheError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Reads a cache file.
-pub fn load_samples(path: &Path) -> Result<Vec<Sample>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    samples_from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load_samples(path: &Path) -> Result<Vec<LabelledPosition>, CacheError> {
+    let bytes = std::fs::read(path).map_err(|source| CacheError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    samples_from_bytes(&bytes).map_err(|problem| CacheError::Bad {
+        path: path.to_path_buf(),
+        problem,
+    })
 }
 
 /// Checks that a cache file has the length its header implies and that its last 8 bytes are
 /// the FNV-1a 64 checksum of everything before them.
-pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<(), String> {
+/// Returns what the checksum covers.
+pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<&[u8], CacheProblem> {
     if expected != bytes.len() as u64 || bytes.len() < 8 {
-        return Err(format!("{} bytes, header implies {expected}", bytes.len()));
+        return Err(CacheProblem::Length {
+            len: bytes.len(),
+            expected,
+        });
     }
-    let end = bytes.len() - 8;
-    let stored = bytes[end..].try_into().map(u64::from_le_bytes).unwrap_or(0);
-    if stored != fnv1a64(&bytes[..end]) {
-        return Err("checksum mismatch".into());
-    }
-    Ok(())
+    verify_trailer(bytes).map_err(|_| CacheProblem::Checksum)
 }
 
 #[cfg(test)]
@@ -146,14 +190,14 @@ mod tests {
     #[test]
     fn samples_round_trip_and_corruption_is_refused() {
         let s = vec![
-            Sample {
+            LabelledPosition {
                 board: Board::START,
                 label: -12,
                 kind: LabelKind::Exact,
                 year: 1999,
                 game: 7,
             },
-            Sample {
+            LabelledPosition {
                 board: Board::START.pass(),
                 label: 64,
                 kind: LabelKind::FinalResult,

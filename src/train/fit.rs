@@ -4,14 +4,16 @@
 //! parameter layout is exactly the weights file's (phase, table, folded entry).
 
 use super::checkpoint::Checkpoint;
-use super::dataset::Sample;
+use super::dataset::LabelledPosition;
 use super::progress::Progress;
+use super::TrainError;
 use crate::eval::pattern_eval::expected_tables;
 use crate::eval::patterns::{
     folded, indices, layout, phase, scalar_indices, N_INSTANCES, N_PATTERN_TYPES, N_SCALAR_TABLES,
     N_TABLES,
 };
-use crate::eval::weights::{fnv1a64, Weights};
+use crate::eval::weights::Weights;
+use crate::framing::fnv1a64;
 use crate::rng::Rng;
 use std::path::Path;
 
@@ -29,7 +31,7 @@ pub struct Row {
 }
 
 /// Encodes a sample for a model with `n_phases` phases.
-pub fn encode(s: &Sample, n_phases: usize) -> Row {
+pub fn encode(s: &LabelledPosition, n_phases: usize) -> Row {
     let raw = indices(&s.board);
     let l = layout();
     let mut idx = [0u16; N_INSTANCES];
@@ -60,7 +62,7 @@ pub fn training_phases(empties: u32, n_phases: usize, window: u32) -> Vec<usize>
 }
 
 /// Encodes a sample once for every phase it trains (see [`training_phases`]).
-pub fn encode_windowed(s: &Sample, n_phases: usize, window: u32) -> Vec<Row> {
+pub fn encode_windowed(s: &LabelledPosition, n_phases: usize, window: u32) -> Vec<Row> {
     let own = encode(s, n_phases);
     training_phases(u32::from(own.empties), n_phases, window)
         .into_iter()
@@ -74,7 +76,12 @@ pub fn encode_windowed(s: &Sample, n_phases: usize, window: u32) -> Vec<Row> {
 
 /// Encodes samples on `threads` threads, keeping their order; each sample gives one row per
 /// phase it trains (`window` plies; 0 = its own phase only).
-pub fn encode_all(samples: &[Sample], n_phases: usize, window: u32, threads: usize) -> Vec<Row> {
+pub fn encode_all(
+    samples: &[LabelledPosition],
+    n_phases: usize,
+    window: u32,
+    threads: usize,
+) -> Vec<Row> {
     let threads = threads.max(1);
     let chunk = samples.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -306,14 +313,15 @@ pub fn fit(
     init: Option<&Model>,
     checkpoint: Option<&Path>,
     quiet: bool,
-) -> Result<(Model, Vec<EpochReport>), String> {
+) -> Result<(Model, Vec<EpochReport>), TrainError> {
     let mut model = Model::new(cfg.n_phases);
     if let Some(init) = init {
         if init.w.len() != model.w.len() {
             return Err(format!(
                 "the initial weights have {} phases, the fit {}",
                 init.n_phases, cfg.n_phases
-            ));
+            )
+            .into());
         }
         model.w.clone_from(&init.w);
     }
@@ -445,7 +453,8 @@ pub fn fit(
                 m: m.clone(),
                 v: v.clone(),
             }
-            .save(path)?;
+            .save(path)
+            .map_err(|e| e.to_string())?;
         }
         progress.set(u64::from(epoch + 1));
     }

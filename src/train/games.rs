@@ -3,9 +3,10 @@
 //! fatal; unreadable files are errors that name the file.
 
 use crate::formats::{
-    parse_ggf_games, read_wthor_games, replay_inferring_passes, Color, Game, Position,
+    parse_ggf_games, parse_wthor, read_file, read_text, replay_inferring_passes, Color, Game,
+    GameFileError, Position,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Games from these years are never trained on (the held-out set).
 pub const HELD_OUT_YEARS: std::ops::RangeInclusive<u16> = 2017..=2020;
@@ -48,26 +49,7 @@ fn record_from_game(game: &Game, year: Option<u16>, theoretical: Option<(u32, i3
     }
 }
 
-/// The WTHOR game files (`WTH_*.wtb`) of a directory with their years, sorted by name.
-pub fn wthor_files(dir: &Path) -> Result<Vec<(PathBuf, u16)>, String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().to_ascii_uppercase();
-        if let Some(rest) = name
-            .strip_prefix("WTH_")
-            .and_then(|r| r.strip_suffix(".WTB"))
-        {
-            if let Ok(year) = rest.parse::<u16>() {
-                out.push((path, year));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
+pub use crate::formats::wthor_files;
 
 /// Reads a WTHOR file: the replayed games (at most `limit`) and the number of records that did
 /// not replay.
@@ -75,9 +57,9 @@ pub fn read_wthor_file(
     path: &Path,
     year_hint: u16,
     limit: usize,
-) -> Result<(Vec<GameRecord>, usize), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let games = read_wthor_games(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+) -> Result<(Vec<GameRecord>, usize), GameFileError> {
+    let bytes = read_file(path)?;
+    let games = parse_wthor(path, &bytes)?;
     let year = if games.header.games_year != 0 {
         games.header.games_year
     } else {
@@ -101,9 +83,8 @@ pub fn read_wthor_file(
 
 /// Reads a user-given game file: GGF when it contains `(;GM[`, else one move transcript
 /// (`f5d6c3…`) per non-empty line. Returns the games and the number that did not replay.
-pub fn read_game_file(path: &Path) -> Result<(Vec<GameRecord>, usize), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn read_game_file(path: &Path) -> Result<(Vec<GameRecord>, usize), GameFileError> {
+    let text = read_text(path)?;
     let mut out = Vec::new();
     let mut bad = 0;
     if text.contains("(;") {

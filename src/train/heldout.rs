@@ -6,6 +6,7 @@
 
 use super::games::{for_side_to_move, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
 use super::progress::Progress;
+use super::TrainError;
 use crate::eval::Evaluator;
 use crate::formats::{format_obf_line, ObfEntry, Position};
 use crate::rng::Rng;
@@ -25,7 +26,7 @@ pub fn make_heldout<E: Evaluator>(
     threads: usize,
     eval: &E,
     quiet: bool,
-) -> Result<Vec<ObfEntry>, String> {
+) -> Result<Vec<ObfEntry>, TrainError> {
     let mut games: Vec<GameRecord> = Vec::new();
     for (path, year) in wthor_files(wthor_dir)? {
         if HELD_OUT_YEARS.contains(&year) {
@@ -38,7 +39,8 @@ pub fn make_heldout<E: Evaluator>(
             HELD_OUT_YEARS.start(),
             HELD_OUT_YEARS.end(),
             wthor_dir.display()
-        ));
+        )
+        .into());
     }
     let mut rng = Rng::new(2017);
     for i in (1..games.len()).rev() {

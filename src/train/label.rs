@@ -5,7 +5,7 @@
 //! WTHOR file) or, for records without one, the game's final result. Positions where the side
 //! to move must pass, and finished positions, are skipped.
 
-use super::dataset::{LabelKind, Sample};
+use super::dataset::{LabelKind, LabelledPosition};
 use super::games::{for_side_to_move, GameRecord};
 use super::progress::Progress;
 use crate::eval::heuristic::Heuristic;
@@ -31,7 +31,7 @@ pub fn label_game(
     game_id: u32,
     cfg: &LabelConfig,
     tt: &TranspositionTable,
-    out: &mut Vec<Sample>,
+    out: &mut Vec<LabelledPosition>,
 ) {
     let stop = AtomicBool::new(false);
     let year = record.year.unwrap_or(0);
@@ -56,7 +56,7 @@ pub fn label_game(
         } else {
             continue;
         };
-        out.push(Sample {
+        out.push(LabelledPosition {
             board,
             label: label.clamp(-64, 64) as i8,
             kind,
@@ -74,10 +74,10 @@ pub fn label_games(
     cfg: &LabelConfig,
     progress: &mut Progress,
     progress_base: u64,
-) -> Vec<Sample> {
+) -> Vec<LabelledPosition> {
     let next = AtomicUsize::new(0);
     let done = AtomicU64::new(0);
-    let results: Mutex<Vec<(usize, Vec<Sample>)>> = Mutex::new(Vec::new());
+    let results: Mutex<Vec<(usize, Vec<LabelledPosition>)>> = Mutex::new(Vec::new());
     let threads = cfg.threads.max(1);
     std::thread::scope(|s| {
         let mut handles = Vec::with_capacity(threads);

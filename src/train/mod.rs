@@ -20,3 +20,33 @@ pub mod selfplay;
 pub mod selfplay_samples;
 
 pub use cli::{run_eval, run_train, EvalArgs, TrainArgs};
+
+/// Why training, evaluation or building a data set failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Games(#[from] crate::formats::GameFileError),
+    #[error(transparent)]
+    Cache(#[from] dataset::CacheError),
+    #[error(transparent)]
+    Weights(#[from] crate::eval::weights::WeightsError),
+    #[error(transparent)]
+    Build(#[from] crate::engine::BuildError),
+    #[error(transparent)]
+    Selfplay(#[from] selfplay::SelfplayError),
+    /// Inputs or settings that do not fit, said in words.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for TrainError {
+    fn from(message: String) -> TrainError {
+        TrainError::Invalid(message)
+    }
+}
+
+impl From<&str> for TrainError {
+    fn from(message: &str) -> TrainError {
+        TrainError::Invalid(message.to_string())
+    }
+}

@@ -1,8 +1,9 @@
 //! Self-play games as training samples: every searched position of the batch files in a
 //! directory, labelled by a mix of the search's value and the game's final result.
 
-use super::dataset::{LabelKind, Sample};
+use super::dataset::{LabelKind, LabelledPosition};
 use super::selfplay::{batch_files, Batch, ValueKind};
+use super::TrainError;
 use std::path::Path;
 
 /// Game ids of self-play samples start here, above every game-record source's ids (those are
@@ -31,10 +32,10 @@ pub fn selfplay_samples(
     dir: &Path,
     source: u32,
     labels: SelfplayLabels,
-) -> Result<Vec<Sample>, String> {
+) -> Result<Vec<LabelledPosition>, TrainError> {
     let files = batch_files(dir).map_err(|e| e.to_string())?;
     if files.is_empty() {
-        return Err(format!("{}: no self-play batch files", dir.display()));
+        return Err(format!("{}: no self-play batch files", dir.display()).into());
     }
     let mut out = Vec::new();
     let mut game = GAME_ID_BASE + (source << 22);
@@ -48,7 +49,7 @@ pub fn selfplay_samples(
                         (labels.label(s.search, s.result), LabelKind::SelfPlay)
                     }
                 };
-                out.push(Sample {
+                out.push(LabelledPosition {
                     board: s.board,
                     label,
                     kind,

@@ -36,7 +36,7 @@ const GENMOVE_STOP: StopPolicy = StopPolicy {
 
 /// A colour's clock as the controller last told it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Clock {
+enum GtpClock {
     /// No time limit.
     None,
     /// Seconds left for the rest of the game (main time).
@@ -71,7 +71,7 @@ pub struct Gtp {
     depth: u32,
     /// Set by `wedge-depth`: also caps the depth of searches under a clock.
     depth_cap: Option<u32>,
-    clocks: [Clock; 2],
+    clocks: [GtpClock; 2],
     /// `time_settings` (main, byo-yomi time, byo-yomi stones) for `clear_board`.
     settings: Option<(u32, u32, u32)>,
     job: Option<Job>,
@@ -84,7 +84,7 @@ impl Gtp {
             game: Game::new(Position::START),
             depth: depth.clamp(1, 60),
             depth_cap: None,
-            clocks: [Clock::None, Clock::None],
+            clocks: [GtpClock::None, GtpClock::None],
             settings: None,
             job: None,
         }
@@ -108,13 +108,13 @@ impl Gtp {
 
     fn reset_clocks(&mut self) {
         let clock = match self.settings {
-            None => Clock::None,
-            Some((_, byo, 0)) if byo > 0 => Clock::None,
+            None => GtpClock::None,
+            Some((_, byo, 0)) if byo > 0 => GtpClock::None,
             Some((main, byo, stones)) if main > 0 || stones == 0 => {
                 let _ = (byo, stones);
-                Clock::Main(Duration::from_secs(main as u64))
+                GtpClock::Main(Duration::from_secs(main as u64))
             }
-            Some((_, byo, stones)) => Clock::Period {
+            Some((_, byo, stones)) => GtpClock::Period {
                 time: Duration::from_secs(byo as u64),
                 stones,
             },
@@ -126,12 +126,12 @@ impl Gtp {
     fn limits(&self, color: Color) -> Limits {
         let timed = |time| Limits::timed(time, self.depth_cap.unwrap_or(60));
         match self.clocks[Self::clock_index(color)] {
-            Clock::None => limits_for_depth(self.depth),
-            Clock::Main(left) => timed(TimeControl::Clock {
+            GtpClock::None => limits_for_depth(self.depth),
+            GtpClock::Main(left) => timed(TimeControl::Clock {
                 remaining: left,
                 increment: Duration::ZERO,
             }),
-            Clock::Period { time, stones } => {
+            GtpClock::Period { time, stones } => {
                 timed(TimeControl::PerMove(time.mul_f64(0.9) / stones.max(1)))
             }
         }
@@ -140,8 +140,8 @@ impl Gtp {
     /// Counts `elapsed` against `color`'s clock until the controller tells the time again.
     fn spend(&mut self, color: Color, elapsed: Duration) {
         let i = Self::clock_index(color);
-        if let Clock::Main(left) = self.clocks[i] {
-            self.clocks[i] = Clock::Main(left.saturating_sub(elapsed));
+        if let GtpClock::Main(left) = self.clocks[i] {
+            self.clocks[i] = GtpClock::Main(left.saturating_sub(elapsed));
         }
     }
 
@@ -260,11 +260,11 @@ impl Gtp {
                 let t = Duration::from_secs(seconds as u64);
                 let no_limit = matches!(self.settings, Some((_, b, 0)) if b > 0);
                 self.clocks[Self::clock_index(color)] = if no_limit {
-                    Clock::None
+                    GtpClock::None
                 } else if stones == 0 {
-                    Clock::Main(t)
+                    GtpClock::Main(t)
                 } else {
-                    Clock::Period { time: t, stones }
+                    GtpClock::Period { time: t, stones }
                 };
                 ok(ctx, "")
             }

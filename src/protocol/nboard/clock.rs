@@ -2,22 +2,38 @@
 //! (`TI`, or `TB`/`TW`) minus the times recorded in that colour's moves, plus the increment
 //! after each of them, plus the one-time extension once the main time is gone.
 
-use crate::formats::{parse_clock, ClockError, Color, GgfGame};
+use crate::formats::{parse_clock, Clock, ClockError, Color, GgfGame};
 use crate::search::TimeControl;
 use std::time::Duration;
 
-/// The clock of the side to move, or `None` when the record has no clock.
-pub fn time_left(record: &GgfGame) -> Result<Option<TimeControl>, ClockError> {
-    let side = record.game().position().to_move;
-    let text = match side {
-        Color::Black => record.clock_black.as_ref(),
-        Color::White => record.clock_white.as_ref(),
+/// The start clocks of a game record (`TB`/`TW`, else `TI`), parsed when the game is set so
+/// that a bad clock is refused there rather than found at `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StartClocks {
+    black: Option<Clock>,
+    white: Option<Clock>,
+}
+
+impl StartClocks {
+    /// The clocks `record` declares (none: no clock).
+    pub fn of(record: &GgfGame) -> Result<StartClocks, ClockError> {
+        let parse = |text: Option<&String>| text.map(|t| parse_clock(t)).transpose();
+        let both = parse(record.clock_both.as_ref())?;
+        Ok(StartClocks {
+            black: parse(record.clock_black.as_ref())?.or(both),
+            white: parse(record.clock_white.as_ref())?.or(both),
+        })
     }
-    .or(record.clock_both.as_ref());
-    let Some(text) = text else {
-        return Ok(None);
-    };
-    let clock = parse_clock(text)?;
+}
+
+/// The clock of the side to move in `record`, whose start clocks are `clocks`, or `None`
+/// when it has no clock.
+pub fn time_left(record: &GgfGame, clocks: &StartClocks) -> Option<TimeControl> {
+    let side = record.game().position().to_move;
+    let clock = match side {
+        Color::Black => clocks.black,
+        Color::White => clocks.white,
+    }?;
     let positions = record.game().positions();
     let mut moves = 0i64;
     let mut used_ms = 0i64;
@@ -36,10 +52,10 @@ pub fn time_left(record: &GgfGame) -> Result<Option<TimeControl>, ClockError> {
     if remaining <= 0 {
         remaining = remaining.saturating_add(clock.extension_or_default() as i64);
     }
-    Ok(Some(TimeControl::Clock {
+    Some(TimeControl::Clock {
         remaining: Duration::from_millis(remaining.max(0) as u64),
         increment: Duration::from_millis(clock.increment_ms),
-    }))
+    })
 }
 
 #[cfg(test)]
@@ -48,7 +64,8 @@ mod tests {
     use crate::formats::parse_ggf;
 
     fn left(ggf: &str) -> Option<TimeControl> {
-        time_left(&parse_ggf(ggf).unwrap()).unwrap()
+        let record = parse_ggf(ggf).unwrap();
+        time_left(&record, &StartClocks::of(&record).unwrap())
     }
 
     #[test]
@@ -81,6 +98,7 @@ mod tests {
             })
         );
         assert_eq!(left(&format!("(;GM[Othello]{bo};)")), None);
-        assert!(time_left(&parse_ggf(&format!("(;GM[Othello]TI[x]{bo};)")).unwrap()).is_err());
+        let bad = parse_ggf(&format!("(;GM[Othello]TI[x]{bo};)")).unwrap();
+        assert!(StartClocks::of(&bad).is_err());
     }
 }

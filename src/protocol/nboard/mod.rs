@@ -15,7 +15,7 @@ pub use parse::{parse_nboard_line, NboardCommand, NboardParseError};
 use super::text::{pv_text, upper};
 use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::Move;
-use crate::engine::{limits_for_depth, BookMove, Candidate, Event, Outcome, Task};
+use crate::engine::{limits_for_depth, BookMove, Event, Outcome, ScoredRootMove, Task};
 use crate::formats::{Game, GgfGame, MoveItem, MoveNote, Position};
 use crate::search::{Limits, Report, SolveMode};
 
@@ -38,6 +38,8 @@ enum Job {
 #[derive(Debug)]
 pub struct Nboard {
     record: GgfGame,
+    /// The record's start clocks, parsed at `set game`.
+    clocks: clock::StartClocks,
     /// The GUI's `set depth`, if it sent one.
     depth: Option<u32>,
     contempt: f64,
@@ -55,6 +57,7 @@ impl Nboard {
     pub fn new() -> Nboard {
         Nboard {
             record: GgfGame::from_game(Game::new(Position::START)),
+            clocks: clock::StartClocks::default(),
             depth: None,
             contempt: 0.0,
             version: None,
@@ -117,7 +120,10 @@ impl Nboard {
                 self.depth = Some(d);
                 ctx.out().line(&format!("set myname {NAME}{d}"));
             }
-            NboardCommand::SetGame(g) => self.record = *g,
+            NboardCommand::SetGame(g) => match clock::StartClocks::of(&g) {
+                Ok(clocks) => (self.record, self.clocks) = (*g, clocks),
+                Err(e) => error(ctx, &format!("set game: bad clock: {e}")),
+            },
             NboardCommand::SetContempt(c) => {
                 self.contempt = c.clamp(-100.0, 100.0);
                 tracing::debug!("contempt {} (book draws only)", self.contempt);
@@ -184,13 +190,9 @@ impl Nboard {
         }
         // On a clock, time decides how deep to go and where to solve, within the GUI's depth
         // (none if it set none); without one, the depth's level does.
-        let limits = match clock::time_left(&self.record) {
-            Ok(Some(tc)) => Limits::timed(tc, self.depth.unwrap_or(60)),
-            Ok(None) => limits_for_depth(self.depth()),
-            Err(e) => {
-                tracing::warn!("ignoring the clock: {e}");
-                limits_for_depth(self.depth())
-            }
+        let limits = match clock::time_left(&self.record, &self.clocks) {
+            Some(tc) => Limits::timed(tc, self.depth.unwrap_or(60)),
+            None => limits_for_depth(self.depth()),
         };
         tracing::debug!("go with {limits:?}");
         if start(ctx, Task::Search { board, limits }, STATUS_THINKING) {
@@ -286,7 +288,7 @@ fn search_line(r: &Report) -> Option<String> {
     ))
 }
 
-fn candidate_line(c: &Candidate) -> Option<String> {
+fn candidate_line(c: &ScoredRootMove) -> Option<String> {
     search_line(&c.to_report())
 }
 

@@ -1,7 +1,7 @@
 //! One game between two started engines, with adjudication.
 
 use super::engine::EngineError;
-use super::player::{Player, TimeControl};
+use super::player::{MatchTimeControl, Player};
 use crate::board::Move;
 use crate::formats::{
     format_clock, Color, Game, GgfGame, GgfResult, GgfResultKind, GgfTag, MoveItem, MoveNote,
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 /// Timing limits of the match.
 #[derive(Clone, Copy, Debug)]
 pub struct GameLimits {
-    pub time: TimeControl,
+    pub time: MatchTimeControl,
     /// Longest wait for a move without a clock (hang detection).
     pub move_timeout: Duration,
     /// Slack over the allowed time before a move counts as late.
@@ -108,7 +108,7 @@ pub fn play_game(
     record.info_mut().black = Some(players[0].name.clone());
     record.info_mut().white = Some(players[1].name.clone());
     record.info_mut().event = Some("wedge match".into());
-    if let TimeControl::Clock(c) = limits.time {
+    if let MatchTimeControl::Clock(c) = limits.time {
         record.clock_both = Some(format_clock(&crate::formats::Clock {
             extension_ms: Some(0),
             ..c
@@ -117,7 +117,7 @@ pub fn play_game(
     let [black, white] = players;
     let mut players = [black, white];
     let mut remaining = match limits.time {
-        TimeControl::Clock(c) => [Some(c.main_ms as i64); 2],
+        MatchTimeControl::Clock(c) => [Some(c.main_ms as i64); 2],
         _ => [None, None],
     };
     let setup_deadline = Instant::now() + limits.move_timeout;
@@ -157,9 +157,9 @@ pub fn play_game(
         }
         let i = index(mover);
         let (allowed, timed) = match limits.time {
-            TimeControl::Depth => (limits.move_timeout, false),
-            TimeControl::PerMove(t) => (t, true),
-            TimeControl::Clock(_) => (
+            MatchTimeControl::Depth => (limits.move_timeout, false),
+            MatchTimeControl::PerMove(t) => (t, true),
+            MatchTimeControl::Clock(_) => (
                 Duration::from_millis(remaining[i].unwrap_or(0).max(0) as u64),
                 true,
             ),
@@ -216,7 +216,7 @@ pub fn play_game(
                 Forfeit::Illegal(format!("{} ({e:?})", answer.text)),
             );
         }
-        if let (Some(r), TimeControl::Clock(c)) = (remaining[i].as_mut(), limits.time) {
+        if let (Some(r), MatchTimeControl::Clock(c)) = (remaining[i].as_mut(), limits.time) {
             *r = *r - elapsed.as_millis() as i64 + c.increment_ms as i64;
         }
     }

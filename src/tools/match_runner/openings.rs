@@ -3,41 +3,89 @@
 
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
-use crate::formats::{format_transcript, replay_inferring_passes, Game};
+use crate::formats::{format_transcript, replay_inferring_passes, Game, TranscriptError};
 use crate::rng::Rng;
 use crate::search::{Limits, Searcher};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+/// What is wrong with an openings file's text.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsProblem {
+    #[error("line {line}: bad opening {text:?}: {source}")]
+    Illegal {
+        line: usize,
+        text: String,
+        source: TranscriptError,
+    },
+    #[error("line {line}: the opening {text:?} ends the game")]
+    EndsTheGame { line: usize, text: String },
+    #[error("no openings in the file")]
+    Empty,
+}
+
+/// Why openings could not be read or generated.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("cannot read openings {}: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {problem}", path.display())]
+    File {
+        path: std::path::PathBuf,
+        problem: OpeningsProblem,
+    },
+    #[error("--plies must be 1..=30, got {0}")]
+    Plies(u32),
+    #[error(
+        "only {found} balanced openings found in {tries} tries; raise --max-abs-eval or lower \
+         --count"
+    )]
+    TooFew { found: usize, tries: usize },
+}
+
 /// Parses an openings file: one transcript per line (`f5d6c3…`, spaces allowed), blank lines and
 /// lines starting with `#` or `;` ignored. Each opening must be legal from the start position and
 /// leave a game that is not over.
-pub fn parse_openings(text: &str) -> Result<Vec<Game>, String> {
+pub fn parse_openings(text: &str) -> Result<Vec<Game>, OpeningsProblem> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
             continue;
         }
-        let game = replay_inferring_passes(t)
-            .map_err(|e| format!("line {}: bad opening {t:?}: {e}", i + 1))?;
+        let game = replay_inferring_passes(t).map_err(|source| OpeningsProblem::Illegal {
+            line: i + 1,
+            text: t.to_string(),
+            source,
+        })?;
         if game.is_over() {
-            return Err(format!("line {}: the opening {t:?} ends the game", i + 1));
+            return Err(OpeningsProblem::EndsTheGame {
+                line: i + 1,
+                text: t.to_string(),
+            });
         }
         out.push(game);
     }
     if out.is_empty() {
-        return Err("no openings in the file".into());
+        return Err(OpeningsProblem::Empty);
     }
     Ok(out)
 }
 
 /// Reads and parses an openings file.
-pub fn read_openings(path: &Path) -> Result<Vec<Game>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
-    parse_openings(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read_openings(path: &Path) -> Result<Vec<Game>, OpeningsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_openings(&text).map_err(|problem| OpeningsError::File {
+        path: path.to_path_buf(),
+        problem,
+    })
 }
 
 /// What `wedge openings` generates.
@@ -67,9 +115,9 @@ pub fn generate<E: Evaluator>(
     searcher: &Searcher<E>,
     spec: &OpeningSpec,
     mut progress: impl FnMut(usize, usize),
-) -> Result<Vec<Opening>, String> {
+) -> Result<Vec<Opening>, OpeningsError> {
     if spec.plies == 0 || spec.plies > 30 {
-        return Err(format!("--plies must be 1..=30, got {}", spec.plies));
+        return Err(OpeningsError::Plies(spec.plies));
     }
     let mut rng = Rng::new(spec.seed);
     let mut seen = HashSet::new();
@@ -78,10 +126,10 @@ pub fn generate<E: Evaluator>(
     let mut tries = 0;
     while out.len() < spec.count {
         if tries >= spec.max_tries {
-            return Err(format!(
-                "only {} balanced openings found in {tries} tries; raise --max-abs-eval or lower --count",
-                out.len()
-            ));
+            return Err(OpeningsError::TooFew {
+                found: out.len(),
+                tries,
+            });
         }
         tries += 1;
         let mut game = Game::default();
@@ -198,7 +246,7 @@ mod tests {
         let games = parse_openings("# comment\n\nf5d6c3d3c4\nf5 f6\n").unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].moves().len(), 5);
-        let err = parse_openings("f5d6\nf5f5\n").unwrap_err();
+        let err = parse_openings("f5d6\nf5f5\n").unwrap_err().to_string();
         assert!(err.starts_with("line 2"), "{err}");
         assert!(parse_openings("# nothing\n").is_err());
         assert!(parse_openings("zz\n").is_err());

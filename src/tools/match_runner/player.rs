@@ -10,27 +10,27 @@ use std::time::{Duration, Instant};
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
+pub enum EngineProtocol {
     Nboard,
     Gtp,
 }
 
-impl std::str::FromStr for Protocol {
+impl std::str::FromStr for EngineProtocol {
     type Err = String;
-    fn from_str(s: &str) -> Result<Protocol, String> {
+    fn from_str(s: &str) -> Result<EngineProtocol, String> {
         match s.to_ascii_lowercase().as_str() {
-            "nboard" => Ok(Protocol::Nboard),
-            "gtp" => Ok(Protocol::Gtp),
+            "nboard" => Ok(EngineProtocol::Nboard),
+            "gtp" => Ok(EngineProtocol::Gtp),
             _ => Err(format!("unknown protocol {s:?} (expected nboard or gtp)")),
         }
     }
 }
 
-impl std::fmt::Display for Protocol {
+impl std::fmt::Display for EngineProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Protocol::Nboard => "nboard",
-            Protocol::Gtp => "gtp",
+            EngineProtocol::Nboard => "nboard",
+            EngineProtocol::Gtp => "gtp",
         })
     }
 }
@@ -39,7 +39,7 @@ impl std::fmt::Display for Protocol {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
     pub command: String,
-    pub protocol: Protocol,
+    pub protocol: EngineProtocol,
     /// Midgame depth sent to the engine (`set depth` / `wedge-depth`), if any.
     pub depth: Option<u32>,
     /// Display name; else the engine's own (`set myname` / GTP `name`), else the command.
@@ -48,7 +48,7 @@ pub struct EngineSpec {
 
 /// The time control of every move.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
+pub enum MatchTimeControl {
     /// No clock: the engine searches to its depth; `move_timeout` catches hangs.
     Depth,
     /// A fixed time per move.
@@ -107,8 +107,8 @@ impl Player {
         };
         let deadline = Instant::now() + timeout;
         let result = match spec.protocol {
-            Protocol::Nboard => player.nboard_handshake(deadline),
-            Protocol::Gtp => player.gtp_handshake(deadline),
+            EngineProtocol::Nboard => player.nboard_handshake(deadline),
+            EngineProtocol::Gtp => player.gtp_handshake(deadline),
         };
         result.map_err(|e| format!("engine {:?}: handshake failed: {e}", spec.command))?;
         if player.name.is_empty() {
@@ -214,18 +214,22 @@ impl Player {
     }
 
     /// Prepares a new game; `opening` is the position the game starts from (moves included).
-    pub fn new_game(&mut self, time: &TimeControl, deadline: Instant) -> Result<(), EngineError> {
+    pub fn new_game(
+        &mut self,
+        time: &MatchTimeControl,
+        deadline: Instant,
+    ) -> Result<(), EngineError> {
         match self.spec.protocol {
-            Protocol::Nboard => Ok(()),
-            Protocol::Gtp => {
+            EngineProtocol::Nboard => Ok(()),
+            EngineProtocol::Gtp => {
                 self.gtp("clear_board", deadline)?;
                 self.synced = 0;
                 match time {
-                    TimeControl::Depth => Ok(()),
-                    TimeControl::PerMove(t) => self
+                    MatchTimeControl::Depth => Ok(()),
+                    MatchTimeControl::PerMove(t) => self
                         .gtp(&format!("time_settings 0 {} 1", gtp_seconds(*t)), deadline)
                         .map(drop),
-                    TimeControl::Clock(c) => self
+                    MatchTimeControl::Clock(c) => self
                         .gtp(
                             &format!(
                                 "time_settings {} 0 0",
@@ -244,25 +248,25 @@ impl Player {
     pub fn think(
         &mut self,
         record: &GgfGame,
-        time: &TimeControl,
+        time: &MatchTimeControl,
         remaining: Option<Duration>,
         deadline: Instant,
     ) -> Result<Answer, EngineError> {
         match self.spec.protocol {
-            Protocol::Nboard => self.nboard_think(record, time, deadline),
-            Protocol::Gtp => self.gtp_think(record.game(), time, remaining, deadline),
+            EngineProtocol::Nboard => self.nboard_think(record, time, deadline),
+            EngineProtocol::Gtp => self.gtp_think(record.game(), time, remaining, deadline),
         }
     }
 
     fn nboard_think(
         &mut self,
         record: &GgfGame,
-        time: &TimeControl,
+        time: &MatchTimeControl,
         deadline: Instant,
     ) -> Result<Answer, EngineError> {
         let text = match time {
-            TimeControl::Clock(_) | TimeControl::Depth => format_ggf(record),
-            TimeControl::PerMove(t) => {
+            MatchTimeControl::Clock(_) | MatchTimeControl::Depth => format_ggf(record),
+            MatchTimeControl::PerMove(t) => {
                 // NBoard has no per-move time: give the mover a clock worth `t` per move left.
                 let mut copy = GgfGame::from_game(record.game().clone());
                 let left = record
@@ -312,7 +316,7 @@ impl Player {
     fn gtp_think(
         &mut self,
         game: &Game,
-        time: &TimeControl,
+        time: &MatchTimeControl,
         remaining: Option<Duration>,
         deadline: Instant,
     ) -> Result<Answer, EngineError> {
@@ -333,13 +337,13 @@ impl Player {
         }
         let mover = game.position().to_move;
         match (time, remaining) {
-            (TimeControl::PerMove(t), _) => {
+            (MatchTimeControl::PerMove(t), _) => {
                 self.gtp(
                     &format!("time_left {} {} 1", gtp_color(mover), gtp_seconds(*t)),
                     deadline,
                 )?;
             }
-            (TimeControl::Clock(_), Some(r)) => {
+            (MatchTimeControl::Clock(_), Some(r)) => {
                 self.gtp(
                     &format!("time_left {} {} 0", gtp_color(mover), gtp_seconds(r)),
                     deadline,
@@ -362,8 +366,8 @@ impl Player {
     /// Ends the engine: `quit`, then a kill if it does not exit within a second.
     pub fn quit(self) {
         let line = match self.spec.protocol {
-            Protocol::Nboard => "quit",
-            Protocol::Gtp => "quit",
+            EngineProtocol::Nboard => "quit",
+            EngineProtocol::Gtp => "quit",
         };
         self.process.stop(Some(line), Duration::from_secs(1));
     }

@@ -13,8 +13,10 @@
 //!
 //!   `LLR = Σ [(x_i - s0)² - (x_i - s1)²] / (2σ²) = N (s1 - s0) (2s - s0 - s1) / (2σ²)`.
 //!
-//!   σ² is floored at [`SPRT_MIN_VARIANCE`] = 0.01 so that a run of identical results (σ² = 0,
-//!   e.g. every game won by forfeit) still moves the LLR instead of leaving it at 0 forever.
+//!   The σ² of the test is the variance of the games plus one pseudo-game split into half a win
+//!   and half a loss ([`Tally::sprt_variance`]): a handful of identical results (σ² = 0) would
+//!   otherwise make the ratio explode (two straight wins once "accepted" a gate), while a long
+//!   run of them still moves the LLR. It is also floored at [`SPRT_MIN_VARIANCE`].
 //!   The test stops with H1 when `LLR ≥ ln((1-β)/α)`, with H0 when `LLR ≤ ln(β/(1-α))`, and
 //!   goes on otherwise (Wald's bounds).
 
@@ -107,6 +109,16 @@ impl Tally {
         )
     }
 
+    /// The variance the SPRT uses: the games' variance around their own score, with half a win
+    /// and half a loss added (a prior that keeps a few identical results from counting as
+    /// certainty).
+    pub fn sprt_variance(&self) -> Option<f64> {
+        let s = self.score()?;
+        let n = self.games() as f64 + 1.0;
+        let (w, l) = (self.wins as f64 + 0.5, self.losses as f64 + 0.5);
+        Some((w * (1.0 - s).powi(2) + self.draws as f64 * (0.5 - s).powi(2) + l * s.powi(2)) / n)
+    }
+
     /// Elo difference and its 95% interval `(elo, low, high)`; infinite when the score is 0 or
     /// 1 (or the interval reaches them).
     pub fn elo(&self) -> Option<(f64, f64, f64)> {
@@ -169,7 +181,7 @@ impl Sprt {
 
     /// The log-likelihood ratio of `t` (0 before any game).
     pub fn llr(&self, t: &Tally) -> f64 {
-        let (Some(s), Some(var)) = (t.score(), t.variance()) else {
+        let (Some(s), Some(var)) = (t.score(), t.sprt_variance()) else {
             return 0.0;
         };
         let var = var.max(SPRT_MIN_VARIANCE);
@@ -291,21 +303,28 @@ mod tests {
         let (lo, hi) = sprt.bounds();
         assert!((hi - 2.944_438_979).abs() < 1e-6);
         assert!((lo + 2.944_438_979).abs() < 1e-6);
-        // 60/20/20: N (s1-s0)(2s-s0-s1)/(2σ²) with s0 = 0.5, s1 = 0.514387...
+        // 60/20/20: N (s1-s0)(2s-s0-s1)/(2σ²) with s0 = 0.5, s1 = 0.514387..., σ² over
+        // 60.5 wins, 20 draws and 20.5 losses around s = 0.7.
         let t = tally(60, 20, 20);
         let s1 = score_of_elo(10.0);
-        let expect = 100.0 * (s1 - 0.5) * (1.4 - 0.5 - s1) / 0.32;
+        let var = (60.5 * 0.09 + 20.0 * 0.04 + 20.5 * 0.49) / 101.0;
+        assert!((t.sprt_variance().unwrap() - var).abs() < 1e-12);
+        let expect = 100.0 * (s1 - 0.5) * (1.4 - 0.5 - s1) / (2.0 * var);
         assert!((sprt.llr(&t) - expect).abs() < 1e-9);
-        assert!((expect - 1.7337).abs() < 1e-3);
+        assert!((expect - 1.7199).abs() < 1e-3);
         assert_eq!(sprt.decide(&t), SprtDecision::Continue);
         // Ten times the games: ten times the LLR, past the upper bound.
         assert_eq!(sprt.decide(&tally(600, 200, 200)), SprtDecision::H1);
         assert_eq!(sprt.decide(&tally(200, 200, 600)), SprtDecision::H0);
         assert_eq!(sprt.decide(&tally(11, 0, 10)), SprtDecision::Continue);
         assert!(Sprt { elo1: -1.0, ..sprt }.validate().is_err());
-        // All wins: σ² = 0 is floored at 0.01, so 5 wins reach the bound (4 do not).
-        assert_eq!(sprt.decide(&tally(4, 0, 0)), SprtDecision::Continue);
-        assert_eq!(sprt.decide(&tally(5, 0, 0)), SprtDecision::H1);
+        // All wins: the prior's half win and half loss keep σ² > 0, so 14 straight wins reach
+        // the bound and 13 do not; at elo1 30, two wins (once accepted by a gate) are far from it.
+        assert_eq!(sprt.decide(&tally(13, 0, 0)), SprtDecision::Continue);
+        assert_eq!(sprt.decide(&tally(14, 0, 0)), SprtDecision::H1);
+        let wide = Sprt { elo1: 30.0, ..sprt };
+        assert!(wide.llr(&tally(2, 0, 0)) < 0.3);
+        assert_eq!(wide.decide(&tally(7, 0, 0)), SprtDecision::Continue);
         assert_eq!(Sprt::llr(&sprt, &tally(0, 0, 0)), 0.0);
     }
 }

@@ -7,6 +7,7 @@ use super::play::{Model, SelfPlay};
 use super::run::{run, RunPlan};
 use super::stats::Stats;
 use super::unit::Settings;
+use crate::engine::EngineBuilder;
 use crate::search::Selectivity;
 use std::path::PathBuf;
 
@@ -61,12 +62,6 @@ pub struct SelfplayArgs {
     /// Threads, one game each (set from the global `--threads`; default: all cores).
     #[arg(skip)]
     pub threads: Option<usize>,
-    /// Weights file (set from the global `--weights`, else the default).
-    #[arg(skip)]
-    pub weights: Option<PathBuf>,
-    /// ProbCut model file (set from the global `--probcut`, else the one beside the weights).
-    #[arg(skip)]
-    pub probcut: Option<PathBuf>,
 }
 
 fn parse_plies(text: &str) -> Result<(u32, u32), String> {
@@ -106,7 +101,8 @@ impl SelfplayArgs {
 }
 
 /// Runs `wedge selfplay`.
-pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), SelfplayError> {
+/// Runs `wedge selfplay` with the weights and ProbCut model `engine` names.
+pub fn run_selfplay(args: &SelfplayArgs, engine: &EngineBuilder) -> Result<(), SelfplayError> {
     if let Some(dir) = &args.stats {
         print!("{}", Stats::of_dir(dir)?.to_text());
         return Ok(());
@@ -116,17 +112,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), SelfplayError> {
             "say where the batch files go with --out DIR".into(),
         ));
     };
-    let weights = match &args.weights {
-        Some(w) => w.clone(),
-        None => crate::eval::weights::default_weights_path().ok_or_else(|| {
-            SelfplayError::Settings("no weights file: pass --weights FILE".into())
-        })?,
-    };
-    let probcut = args
-        .probcut
-        .clone()
-        .or_else(|| Some(weights.with_extension("probcut")).filter(|p| p.is_file()));
-    let model = Model::load(&weights, probcut.as_deref())?;
+    let weights = engine
+        .weights_path()
+        .map_err(|e| SelfplayError::Settings(e.to_string()))?;
+    let model = Model::load(&weights, engine.probcut_path().as_deref())?;
     let settings = args.settings();
     let wthor = match &args.wthor {
         Some(dir) if settings.wthor_per_mille > 0 => {

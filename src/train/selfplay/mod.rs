@@ -27,7 +27,8 @@ pub use openings::WthorLines;
 pub use play::{Model, SelfPlay};
 pub use reader::{batch_files, samples, Samples};
 pub use record::{
-    Batch, BatchHeader, GameRecord, RecordError, RecordErrorKind, Sample, Start, ValueKind,
+    Batch, BatchHeader, GameRecord, RecordError, RecordErrorKind, SearchedPosition, Start,
+    ValueKind,
 };
 pub use run::{run, RunPlan, RunSummary};
 pub use stats::Stats;

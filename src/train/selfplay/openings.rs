@@ -6,8 +6,8 @@ use super::error::SelfplayError;
 use super::record::{byte_move, move_byte, Start};
 use super::unit::Settings;
 use crate::board::{Board, Move, Square};
-use crate::eval::weights::fnv1a64;
 use crate::formats::read_wthor_games;
+use crate::framing::fnv1a64;
 use crate::rng::Rng;
 use crate::train::games::{wthor_files, HELD_OUT_YEARS};
 use std::path::Path;
@@ -31,9 +31,9 @@ impl WthorLines {
     /// The games of every `WTH_yyyy.wtb` file in `dir` (in name order), except the held-out
     /// years 2017-2020.
     pub fn load(dir: &Path) -> Result<WthorLines, SelfplayError> {
-        let files = wthor_files(dir).map_err(|message| SelfplayError::Wthor {
+        let files = wthor_files(dir).map_err(|e| SelfplayError::Wthor {
             path: dir.to_path_buf(),
-            message,
+            message: e.to_string(),
         })?;
         let mut lines = WthorLines::default();
         for (path, year) in files {

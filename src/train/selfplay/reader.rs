@@ -1,9 +1,9 @@
 //! Reading a self-play directory for training: its batch files in index order, and every
-//! searched position of every game as a [`Sample`] (board, search value and final result for
+//! searched position of every game as a [`SearchedPosition`] (board, search value and final result for
 //! the side to move), one file in memory at a time.
 
 use super::error::SelfplayError;
-use super::record::{Batch, RecordError, Sample};
+use super::record::{Batch, RecordError, SearchedPosition};
 use super::unit::index_of_file_name;
 use std::path::{Path, PathBuf};
 
@@ -28,11 +28,11 @@ pub fn batch_files(dir: &Path) -> Result<Vec<PathBuf>, SelfplayError> {
 /// read (the iteration goes on with the next file).
 pub struct Samples {
     files: std::vec::IntoIter<PathBuf>,
-    buffer: std::vec::IntoIter<Sample>,
+    buffer: std::vec::IntoIter<SearchedPosition>,
 }
 
 impl Iterator for Samples {
-    type Item = Result<Sample, RecordError>;
+    type Item = Result<SearchedPosition, RecordError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {

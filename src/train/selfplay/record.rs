@@ -35,8 +35,9 @@
 
 use super::unit::{BatchId, Settings};
 use crate::board::{Board, IllegalMove, Move, Square};
-use crate::eval::weights::{fnv1a64, write_atomic};
+use crate::eval::weights::write_atomic;
 use crate::formats::Color;
+use crate::framing::{verify_trailer, Reader, Truncated, Writer};
 use crate::search::Selectivity;
 use std::path::{Path, PathBuf};
 
@@ -105,7 +106,7 @@ pub enum ValueKind {
 
 /// A searched position of a game, for training.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sample {
+pub struct SearchedPosition {
     /// The position, side to move first.
     pub board: Board,
     pub to_move: Color,
@@ -163,6 +164,17 @@ pub enum RecordErrorKind {
     TrailingBytes { extra: usize, count: u32 },
     #[error("the batch does not read back as itself (not written)")]
     NotRoundTrip,
+}
+
+/// A header shorter than its fields (the length checks come first, so only a file of under
+/// [`HEADER_LEN`] bytes gets here).
+impl From<Truncated> for RecordErrorKind {
+    fn from(t: Truncated) -> RecordErrorKind {
+        RecordErrorKind::TooShort {
+            len: t.len,
+            min: HEADER_LEN + CHECKSUM_LEN,
+        }
+    }
 }
 
 /// What is wrong with one game of a batch file (plies counted from 1).
@@ -290,7 +302,10 @@ impl GameRecord {
 
     /// The searched positions of the game in order, with their values and the result from
     /// their side to move's view. The game must be valid ([`GameRecord::check`]).
-    pub fn samples<'a>(&'a self, settings: &'a Settings) -> impl Iterator<Item = Sample> + 'a {
+    pub fn samples<'a>(
+        &'a self,
+        settings: &'a Settings,
+    ) -> impl Iterator<Item = SearchedPosition> + 'a {
         let mut board = Board::START;
         self.moves.iter().enumerate().filter_map(move |(i, &mv)| {
             let before = board;
@@ -306,7 +321,7 @@ impl GameRecord {
                 Color::Black => self.result,
                 Color::White => self.result.saturating_neg(),
             };
-            Some(Sample {
+            Some(SearchedPosition {
                 board: before,
                 to_move,
                 search: self.values[i - self.opening],
@@ -328,16 +343,14 @@ impl Batch {
         let len = HEADER_LEN + games_len + CHECKSUM_LEN;
         let h = &self.header;
         let s = &h.settings;
-        let mut out = Vec::with_capacity(len);
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(len as u64).to_le_bytes());
-        out.extend_from_slice(&(self.games.len() as u32).to_le_bytes());
-        out.extend_from_slice(&h.id.run_seed.to_le_bytes());
-        out.extend_from_slice(&h.id.index.to_le_bytes());
-        out.extend_from_slice(&h.weights_checksum.to_le_bytes());
-        out.extend_from_slice(&h.probcut_checksum.to_le_bytes());
-        out.extend_from_slice(&h.wthor_checksum.to_le_bytes());
+        let mut out = Writer::new(&MAGIC, VERSION, len);
+        out.u64(len as u64);
+        out.u32(self.games.len() as u32);
+        out.u64(h.id.run_seed);
+        out.u64(h.id.index);
+        out.u64(h.weights_checksum);
+        out.u64(h.probcut_checksum);
+        out.u64(h.wthor_checksum);
         for v in [
             s.depth,
             u32::from(s.selectivity.0),
@@ -346,29 +359,31 @@ impl Batch {
             s.max_plies,
             0,
         ] {
-            out.push(v as u8);
+            out.u8(v as u8);
         }
-        out.extend_from_slice(&(s.wthor_per_mille as u16).to_le_bytes());
-        out.extend_from_slice(&s.game_hash_mb.to_le_bytes());
+        out.u16(s.wthor_per_mille as u16);
+        out.u32(s.game_hash_mb);
         debug_assert_eq!(out.len(), HEADER_LEN);
         for g in &self.games {
             let flags = match g.start {
                 Start::Random => 0,
                 Start::Wthor => FLAG_WTHOR,
             };
-            out.extend_from_slice(&[
+            out.bytes(&[
                 g.moves.len() as u8,
                 g.opening as u8,
                 g.exact_from as u8,
                 flags,
                 g.result as u8,
             ]);
-            out.extend(g.moves.iter().map(|&m| move_byte(m)));
-            out.extend(g.values.iter().map(|&v| v as u8));
+            for &m in &g.moves {
+                out.u8(move_byte(m));
+            }
+            for &v in &g.values {
+                out.u8(v as u8);
+            }
         }
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        out.finish()
     }
 
     /// Parses and validates a batch file's bytes.
@@ -380,22 +395,15 @@ impl Batch {
                 min,
             });
         }
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let u64_at = |i: usize| {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(&bytes[i..i + 8]);
-            u64::from_le_bytes(a)
-        };
-        let mut magic = [0u8; 8];
-        magic.copy_from_slice(&bytes[..8]);
+        let mut r = Reader::new(bytes);
+        // At least 20 bytes: magic, version and length are there.
+        let (magic, version, declared) = (r.array::<8>()?, r.u32()?, r.u64()?);
         if magic != MAGIC {
             return Err(RecordErrorKind::BadMagic { found: magic });
         }
-        if u32_at(8) != VERSION {
-            return Err(RecordErrorKind::UnsupportedVersion { found: u32_at(8) });
+        if version != VERSION {
+            return Err(RecordErrorKind::UnsupportedVersion { found: version });
         }
-        let declared = u64_at(12);
         if declared != bytes.len() as u64 {
             return Err(RecordErrorKind::Length {
                 actual: bytes.len() as u64,
@@ -408,39 +416,41 @@ impl Batch {
                 min,
             });
         }
-        let end = bytes.len() - CHECKSUM_LEN;
-        let stored = u64_at(end);
-        let computed = fnv1a64(&bytes[..end]);
-        if stored != computed {
-            return Err(RecordErrorKind::Checksum { stored, computed });
-        }
-        let count = u32_at(20);
-        if bytes[69] != 0 {
-            return Err(RecordErrorKind::Reserved(bytes[69]));
+        let covered = verify_trailer(bytes).map_err(|m| RecordErrorKind::Checksum {
+            stored: m.stored,
+            computed: m.computed,
+        })?;
+        let count = r.u32()?;
+        let id = BatchId {
+            run_seed: r.u64()?,
+            index: r.u64()?,
+        };
+        let (weights_checksum, probcut_checksum, wthor_checksum) = (r.u64()?, r.u64()?, r.u64()?);
+        let [depth, selectivity, exact_empties, min_plies, max_plies, reserved] = r.array()?;
+        if reserved != 0 {
+            return Err(RecordErrorKind::Reserved(reserved));
         }
         let settings = Settings {
-            depth: u32::from(bytes[64]),
-            selectivity: Selectivity(bytes[65]),
-            exact_empties: u32::from(bytes[66]),
-            min_plies: u32::from(bytes[67]),
-            max_plies: u32::from(bytes[68]),
-            wthor_per_mille: u32::from(u16::from_le_bytes([bytes[70], bytes[71]])),
-            game_hash_mb: u32_at(72),
+            depth: u32::from(depth),
+            selectivity: Selectivity(selectivity),
+            exact_empties: u32::from(exact_empties),
+            min_plies: u32::from(min_plies),
+            max_plies: u32::from(max_plies),
+            wthor_per_mille: u32::from(r.u16()?),
+            game_hash_mb: r.u32()?,
         };
         if let Some(problem) = settings.problem() {
             return Err(RecordErrorKind::Settings(problem));
         }
         let header = BatchHeader {
-            id: BatchId {
-                run_seed: u64_at(24),
-                index: u64_at(32),
-            },
-            weights_checksum: u64_at(40),
-            probcut_checksum: u64_at(48),
-            wthor_checksum: u64_at(56),
+            id,
+            weights_checksum,
+            probcut_checksum,
+            wthor_checksum,
             settings,
         };
-        let body = &bytes[HEADER_LEN..end];
+        let body = &covered[HEADER_LEN..];
+
         let mut pos = 0;
         // At least a game header per game: a huge count cannot make us reserve much.
         let mut games = Vec::with_capacity((count as usize).min(body.len() / GAME_HEADER_LEN));
@@ -483,7 +493,7 @@ impl Batch {
     }
 
     /// Every searched position of every game, in order.
-    pub fn samples(&self) -> impl Iterator<Item = Sample> + '_ {
+    pub fn samples(&self) -> impl Iterator<Item = SearchedPosition> + '_ {
         let settings = &self.header.settings;
         self.games.iter().flat_map(move |g| g.samples(settings))
     }

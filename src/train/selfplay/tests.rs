@@ -6,7 +6,7 @@ use super::record::{GameProblem, NO_VALUE, PASS_BYTE};
 use super::*;
 use crate::board::{Board, Move};
 use crate::eval::pattern_eval::test_weights;
-use crate::eval::weights::fnv1a64;
+use crate::framing::fnv1a64;
 use crate::search::probcut::ProbCutModel;
 use crate::search::{Limits, Searcher, Selectivity, SolveMode};
 use std::path::{Path, PathBuf};
@@ -262,7 +262,7 @@ fn selfplay_passes_are_recorded_without_values() {
     };
     let back = Batch::from_bytes(&batch.to_bytes()).unwrap();
     assert_eq!(back, batch);
-    let samples: Vec<Sample> = back.samples().collect();
+    let samples: Vec<SearchedPosition> = back.samples().collect();
     let searched = game.moves[opening..]
         .iter()
         .filter(|&&m| m != Move::Pass)
@@ -351,7 +351,7 @@ fn selfplay_run_resumes_and_skips_finished_batches() {
         "{e}"
     );
     // Reading the directory: samples and statistics agree.
-    let all: Vec<Sample> = samples(&dir).unwrap().collect::<Result<_, _>>().unwrap();
+    let all: Vec<SearchedPosition> = samples(&dir).unwrap().collect::<Result<_, _>>().unwrap();
     let stats = Stats::of_dir(&dir).unwrap();
     assert_eq!(stats.games, 6);
     assert_eq!(stats.positions, all.len() as u64);

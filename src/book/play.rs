@@ -1,0 +1,280 @@
+//! The books play consults: the user's (learned games) and the shipped one, mapped again when
+//! a file is republished; what they offer for a position (the move to play, the hints); and
+//! learning a game into the user's book. The engine holds one [`PlayBooks`] and asks it.
+
+use super::choice::{book_children, choose};
+use super::store::{learn_game, LearnError};
+use super::{Book, BookInfo, BookSet, BookSource, Valuer, Verify};
+use crate::board::{Board, Move, Square};
+use crate::rng::Rng;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Where a book is and how to check it when it is (re)opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookSetting {
+    pub path: PathBuf,
+    pub verify: Verify,
+}
+
+/// A move the book offers, with what it knows of the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OfferedMove {
+    pub sq: Square,
+    /// For the side to move.
+    pub score: i32,
+    /// Plies its value was searched to.
+    pub depth: u32,
+    pub solved: bool,
+    /// Games through the move's position (0 when it is not stored).
+    pub games: u64,
+}
+
+/// Why a game could not be learned.
+#[derive(Debug, thiserror::Error)]
+pub enum LearnFailure {
+    #[error("no user's book to learn into (see --learn-book)")]
+    NoUserBook,
+    #[error(transparent)]
+    Store(#[from] LearnError),
+}
+
+/// One book file, and what became of its last (re)opening.
+struct BookSlot {
+    setting: BookSetting,
+    /// The user's book, which may not exist yet (nothing learned).
+    user: bool,
+    state: SlotState,
+}
+
+enum SlotState {
+    /// Not opened yet.
+    Closed,
+    Open {
+        book: Arc<Book>,
+        stamp: Option<FileStamp>,
+    },
+    /// This version of the file could not be opened (the reason was logged once).
+    Failed { stamp: Option<FileStamp> },
+}
+
+/// Identity of a file version: replacing the file by rename changes it.
+type FileStamp = (u64, std::time::SystemTime, u64);
+
+fn file_stamp(path: &Path) -> Option<FileStamp> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let ino = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let ino = 0;
+    Some((ino, m.modified().ok()?, m.len()))
+}
+
+/// True when two paths name one file (the same path, or the same existing file).
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+/// The user's book and the shipped one, consulted in that order.
+pub struct PlayBooks {
+    slots: Vec<BookSlot>,
+    /// The books open now, in the order they are consulted (none when none is).
+    open: Option<Arc<BookSet>>,
+}
+
+impl PlayBooks {
+    /// The books named, none opened yet. A shipped book that is the user's book's file is
+    /// consulted once, as the user's.
+    pub fn new(shipped: Option<&BookSetting>, user: Option<&BookSetting>) -> PlayBooks {
+        let mut slots = Vec::new();
+        if let Some(user) = user {
+            slots.push(BookSlot {
+                setting: user.clone(),
+                user: true,
+                state: SlotState::Closed,
+            });
+        }
+        if let Some(shipped) = shipped {
+            if !slots
+                .iter()
+                .any(|s| same_file(&s.setting.path, &shipped.path))
+            {
+                slots.push(BookSlot {
+                    setting: shipped.clone(),
+                    user: false,
+                    state: SlotState::Closed,
+                });
+            }
+        }
+        PlayBooks { slots, open: None }
+    }
+
+    /// The books open now.
+    pub fn open_set(&self) -> Option<Arc<BookSet>> {
+        self.open.clone()
+    }
+
+    /// Maps the books (again, when a file was replaced since it was mapped); true when the
+    /// open set changed. A book that cannot be opened is reported once per version of its
+    /// file, and play goes on without it; a user's book that does not exist yet is no error.
+    pub fn reopen(&mut self) -> bool {
+        let mut changed = false;
+        for slot in &mut self.slots {
+            let stamp = file_stamp(&slot.setting.path);
+            match &slot.state {
+                SlotState::Open { stamp: seen, .. } | SlotState::Failed { stamp: seen }
+                    if *seen == stamp =>
+                {
+                    continue
+                }
+                _ => {}
+            }
+            changed = true;
+            let path = &slot.setting.path;
+            slot.state = match Book::open(path, slot.setting.verify) {
+                Ok(book) => {
+                    tracing::info!("book {}: {} positions", path.display(), book.len());
+                    SlotState::Open {
+                        book: Arc::new(book),
+                        stamp,
+                    }
+                }
+                Err(_) if slot.user && stamp.is_none() => {
+                    tracing::debug!("no user book at {} yet", path.display());
+                    SlotState::Failed { stamp }
+                }
+                Err(e) => {
+                    tracing::error!("{e}; playing without it");
+                    SlotState::Failed { stamp }
+                }
+            };
+        }
+        if changed {
+            let open: Vec<Arc<Book>> = self
+                .slots
+                .iter()
+                .filter_map(|s| match &s.state {
+                    SlotState::Open { book, .. } => Some(book.clone()),
+                    _ => None,
+                })
+                .collect();
+            self.open = (!open.is_empty()).then(|| Arc::new(BookSet::new(open)));
+        }
+        changed
+    }
+
+    /// The book's move to play at `board` (moves losing at most `randomness` discs may be
+    /// chosen), or none.
+    pub fn move_to_play(
+        &self,
+        board: &Board,
+        randomness: u32,
+        rng: &mut Rng,
+    ) -> Option<OfferedMove> {
+        let book = self.open.as_deref()?;
+        let choice = choose(book, board, randomness, rng)?;
+        // The child's record says how deep the value was searched; a deviation whose
+        // successor is below the book's minimum has only the root's (smaller) depth.
+        let child = BookSource::probe(book, &board.play_flips(choice.sq, board.flips(choice.sq)));
+        let (depth, solved) = match child {
+            Some(p) => (p.depth + 1, p.is_solved()),
+            None => (choice.probe.depth, choice.probe.is_solved()),
+        };
+        Some(OfferedMove {
+            sq: choice.sq,
+            score: choice.value,
+            depth,
+            solved,
+            games: child.map_or(0, |p| p.games as u64),
+        })
+    }
+
+    /// The book's moves at `board`, best first (at most `count`, at least one); none when the
+    /// position is not in the book, is not valued, or is a leaf with no book move.
+    pub fn hints(&self, board: &Board, count: usize) -> Vec<OfferedMove> {
+        let Some(book) = self.open.as_deref() else {
+            return Vec::new();
+        };
+        if board.empty_count() < book.fewest_empties() {
+            return Vec::new();
+        }
+        let Some(probe) = BookSource::probe(book, board).filter(|p| p.valued) else {
+            return Vec::new();
+        };
+        let mut moves: Vec<OfferedMove> = book_children(book, board)
+            .into_iter()
+            .map(|c| OfferedMove {
+                sq: c.sq,
+                score: c.value,
+                depth: c.depth,
+                solved: c.solved,
+                games: c.games as u64,
+            })
+            .collect();
+        for r in probe.replies() {
+            if !moves.iter().any(|m| m.sq == r.sq) {
+                // A reply whose successor is not in the book: the root's depth is a lower
+                // bound of its search depth.
+                moves.push(OfferedMove {
+                    sq: r.sq,
+                    score: r.value,
+                    depth: probe.depth,
+                    solved: probe.is_solved(),
+                    games: 0,
+                });
+            }
+        }
+        moves.sort_by_key(|m| -m.score);
+        moves.truncate(count.max(1));
+        moves
+    }
+
+    /// Adds a game to the user's book and republishes it (the shipped book is never
+    /// written), valuing with `make_valuer(depth)`; says what was done. A new user's book
+    /// takes the shipped book's settings. When `stop` is set meanwhile, nothing is published.
+    pub fn learn<V: Valuer>(
+        &mut self,
+        moves: &[Move],
+        make_valuer: &(dyn Fn(u32) -> V + Sync),
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<String, LearnFailure> {
+        let Some(setting) = self
+            .slots
+            .iter()
+            .find(|s| s.user)
+            .map(|s| s.setting.clone())
+        else {
+            return Err(LearnFailure::NoUserBook);
+        };
+        let shipped = self.slots.iter().find_map(|s| match &s.state {
+            SlotState::Open { book, .. } if !s.user => Some(book.info().clone()),
+            _ => None,
+        });
+        let template = BookInfo {
+            description: "Games learned by Wedge".into(),
+            ..shipped.unwrap_or_else(|| {
+                super::BookBuilder::new(super::builder::DEFAULT_MIN_EMPTIES).info
+            })
+        };
+        let r = learn_game(&setting.path, moves, &template, make_valuer, threads, stop)?;
+        Ok(format!(
+            "{}: {} new positions, {} searched, {} solved; {} positions{}",
+            setting.path.display(),
+            r.new_positions,
+            r.stats.searched,
+            r.stats.solved,
+            r.positions,
+            if r.merged {
+                " (added to the version another engine published meanwhile)"
+            } else {
+                ""
+            }
+        ))
+    }
+}

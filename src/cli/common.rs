@@ -1,0 +1,72 @@
+//! The options every subcommand takes, and the engine builder they make.
+
+use crate::engine::{BookOptions, EngineBuilder};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Options shared by every subcommand.
+#[derive(Args, Clone)]
+pub struct Common {
+    /// Search threads (default 1; `wedge train` and `wedge selfplay` use all cores unless given).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+    /// Transposition table size in MB.
+    #[arg(long, global = true, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// Evaluation weights file (default: weights/default.wts).
+    #[arg(long, global = true)]
+    pub weights: Option<PathBuf>,
+    /// Multi-ProbCut model file (default: the one beside the weights).
+    #[arg(long, global = true)]
+    pub probcut: Option<PathBuf>,
+    /// Opening book file (default: books/default.book when present).
+    #[arg(long, global = true)]
+    pub book: Option<PathBuf>,
+    /// Play and search without the opening book.
+    #[arg(long, global = true, conflicts_with = "book")]
+    pub no_book: bool,
+    /// Skip the checksum of the book's table when opening it (huge books verified before).
+    #[arg(long, global = true)]
+    pub book_trust: bool,
+    /// Book moves losing at most this many discs against the best may be chosen (weighted
+    /// toward the best; never a solved loss). 0 = always the best.
+    #[arg(long, global = true, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub book_randomness: u32,
+    /// Seed of the random book choices, to repeat them (default: a new seed in every process).
+    #[arg(long, global = true)]
+    pub book_seed: Option<u64>,
+    /// The user's book, where games learned from a GUI (NBoard's `learn`) are stored and
+    /// which is consulted before the shipped book (default: $XDG_DATA_HOME/wedge/learned.book,
+    /// else ~/.local/share/wedge/learned.book).
+    #[arg(long, global = true, conflicts_with = "no_book")]
+    pub learn_book: Option<PathBuf>,
+    /// Log level on stderr: off, error, warn, info, debug or trace (default: RUST_LOG, else
+    /// warn).
+    #[arg(long, global = true)]
+    pub log: Option<String>,
+}
+
+impl Common {
+    /// Search threads for everything but training: `--threads`, else 1.
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or(1) as usize
+    }
+
+    /// The engine these options describe.
+    pub fn builder(&self) -> EngineBuilder {
+        EngineBuilder {
+            weights: self.weights.clone(),
+            probcut: self.probcut.clone(),
+            hash_mb: self.hash as usize,
+            threads: self.threads(),
+            book: BookOptions {
+                path: self.book.clone(),
+                disabled: self.no_book,
+                trust: self.book_trust,
+                randomness: self.book_randomness,
+                seed: self.book_seed,
+                learn_book: self.learn_book.clone(),
+            },
+        }
+    }
+}

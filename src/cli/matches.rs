@@ -1,0 +1,198 @@
+//! `wedge match` (two engines over NBoard or GTP: Elo, SPRT, GGF records) and `wedge gate`
+//! (new weights against the current ones).
+
+use super::CliError;
+use crate::tools::gate::{run_gate, GateArgs, GateDecision};
+use crate::tools::match_runner::{self as m, player};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `wedge match`: the first `--engine` is the one the statistics are about.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// An engine command line (give exactly two), e.g. "./target/release/wedge nboard".
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Protocol: nboard or gtp; once for both engines or twice (one per engine, in order).
+    #[arg(long = "protocol", num_args = 1)]
+    pub protocols: Vec<String>,
+    /// Display names instead of the engines' own (once per engine, in order).
+    #[arg(long = "name", num_args = 1)]
+    pub names: Vec<String>,
+    /// Fixed midgame depth sent to the engines (NBoard `set depth`, GTP `wedge-depth` when
+    /// offered); once for both or twice (one per engine).
+    #[arg(long = "depth", num_args = 1, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depths: Vec<u32>,
+    /// Fixed time per move in seconds.
+    #[arg(long, conflicts_with = "clock")]
+    pub time_per_move: Option<f64>,
+    /// Game clock per side: seconds (`60`), or a GGF clock (`05:00`, `05:00/02` with increment).
+    #[arg(long)]
+    pub clock: Option<String>,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Openings file: one transcript per line (XOT format; default books/openings-8ply.txt).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Games played at the same time (each with its own two engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrency: u32,
+    /// GGF file that receives every game.
+    #[arg(long, default_value = "match.ggf")]
+    pub out: PathBuf,
+    /// Sequential probability ratio test: stop once H0 (Elo = ELO0) or H1 (Elo = ELO1) is
+    /// accepted with error rates ALPHA and BETA.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
+    pub sprt: Option<Vec<f64>>,
+    /// Without a clock: seconds to wait for a move before the engine is declared hung.
+    #[arg(long, default_value_t = 60.0)]
+    pub move_timeout: f64,
+    /// With a clock or time per move: grace seconds before a late move loses on time.
+    #[arg(long, default_value_t = 0.5)]
+    pub time_margin: f64,
+    /// Seconds an engine may take to start and answer the handshake.
+    #[arg(long, default_value_t = 30.0)]
+    pub start_timeout: f64,
+}
+
+/// One value for both engines, or one per engine; `default` when none is given.
+fn per_engine<T: Clone>(
+    values: &[T],
+    what: &str,
+    default: Option<T>,
+) -> Result<[Option<T>; 2], CliError> {
+    match values {
+        [] => Ok([default.clone(), default]),
+        [v] => Ok([Some(v.clone()), Some(v.clone())]),
+        [a, b] => Ok([Some(a.clone()), Some(b.clone())]),
+        _ => Err(CliError::Usage(format!(
+            "{what} may be given once or twice, not {} times",
+            values.len()
+        ))),
+    }
+}
+
+/// A positive number of seconds given as option `what`.
+fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "{what} must be a positive number of seconds, got {value}"
+            ))
+        })
+}
+
+/// The time control the options ask for.
+fn time_control(args: &MatchArgs) -> Result<player::MatchTimeControl, CliError> {
+    Ok(match (args.time_per_move, &args.clock) {
+        (Some(t), _) => player::MatchTimeControl::PerMove(seconds(t, "--time-per-move")?),
+        (None, Some(c)) => player::MatchTimeControl::Clock(match c.trim().parse::<f64>() {
+            Ok(secs) => crate::formats::Clock {
+                main_ms: seconds(secs, "--clock")?.as_millis() as u64,
+                increment_ms: 0,
+                extension_ms: None,
+            },
+            Err(_) => crate::formats::parse_clock(c)
+                .map_err(|e| CliError::Usage(format!("--clock: {e}")))?,
+        }),
+        (None, None) => player::MatchTimeControl::Depth,
+    })
+}
+
+/// Plays the match and prints its statistics.
+pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
+    let [a, b] = match args.engines.as_slice() {
+        [a, b] => [a.clone(), b.clone()],
+        e => {
+            return Err(CliError::Usage(format!(
+                "give exactly two --engine, not {}",
+                e.len()
+            )))
+        }
+    };
+    let protocols = per_engine(&args.protocols, "--protocol", Some("nboard".to_string()))?;
+    let names = per_engine(&args.names, "--name", None)?;
+    if args.names.len() == 1 {
+        return Err(CliError::Usage(
+            "--name must be given once per engine (twice)".into(),
+        ));
+    }
+    let depths = per_engine(&args.depths, "--depth", None)?;
+    let mut specs = Vec::new();
+    for (i, command) in [a, b].into_iter().enumerate() {
+        specs.push(player::EngineSpec {
+            command,
+            protocol: protocols[i].as_deref().unwrap_or("nboard").parse()?,
+            depth: depths[i],
+            name: names[i].clone(),
+        });
+    }
+    let time = time_control(args)?;
+    if time != player::MatchTimeControl::Depth {
+        // NBoard's `go` is limited by depth and clock, and NTest will not move before a `set
+        // depth`: on a clock, an NBoard engine with no depth given gets the deepest one, and
+        // the clock decides.
+        for spec in &mut specs {
+            if spec.protocol == player::EngineProtocol::Nboard && spec.depth.is_none() {
+                spec.depth = Some(60);
+            }
+        }
+    }
+    let openings_path = match &args.openings {
+        Some(p) => p.clone(),
+        None => crate::paths::find_data_file("books", "openings-8ply.txt")
+            .ok_or("no books/openings-8ply.txt found; pass --openings FILE")?,
+    };
+    let sprt = match args.sprt.as_deref() {
+        None => None,
+        Some(&[elo0, elo1, alpha, beta]) => Some(m::stats::Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        }),
+        Some(_) => {
+            return Err(CliError::Usage(
+                "--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into(),
+            ))
+        }
+    };
+    if args.games == 0 {
+        return Err(CliError::Usage("--games must be at least 1".into()));
+    }
+    let cfg = m::MatchConfig {
+        engines: [specs[0].clone(), specs[1].clone()],
+        openings: m::openings::read_openings(&openings_path)?,
+        games: args.games,
+        limits: m::game::GameLimits {
+            time,
+            move_timeout: seconds(args.move_timeout, "--move-timeout")?,
+            time_margin: Duration::try_from_secs_f64(args.time_margin).map_err(|_| {
+                CliError::Usage(format!(
+                    "--time-margin must be >= 0, got {}",
+                    args.time_margin
+                ))
+            })?,
+        },
+        concurrency: args.concurrency as usize,
+        start_timeout: seconds(args.start_timeout, "--start-timeout")?,
+        out: args.out.clone(),
+        sprt,
+    };
+    m::run_match(&cfg, &mut std::io::stdout().lock())?;
+    Ok(())
+}
+
+/// Runs the gate with this very binary; fails unless both matches accept the new weights.
+pub fn run_gate_command(args: &GateArgs) -> Result<(), CliError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::Failed(format!("cannot find the wedge binary: {e}")))?;
+    match run_gate(args, &exe, &mut std::io::stdout())? {
+        GateDecision::Accept => Ok(()),
+        other => Err(CliError::Failed(format!("gate: {other}"))),
+    }
+}

@@ -1,0 +1,90 @@
+//! The `wedge` subcommands: each one's arguments (clap) and run function in its own module,
+//! all assembling their engine with one [`EngineBuilder`]. `main.rs` parses and dispatches.
+
+pub mod bench;
+pub mod book;
+mod common;
+pub mod matches;
+pub mod openings;
+pub mod perft;
+pub mod play;
+pub mod probcut;
+pub mod solve;
+pub mod tree;
+
+pub use common::Common;
+
+use crate::board::Board;
+use crate::engine::BuildError;
+
+/// Why a command failed; printed as `wedge: {error}` with exit status 1.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    #[error(transparent)]
+    Book(#[from] crate::book::BookError),
+    #[error(transparent)]
+    Forest(#[from] crate::book::forest::ForestError),
+    #[error(transparent)]
+    TextBook(#[from] crate::book::text::TextError),
+    #[error(transparent)]
+    BookTool(#[from] crate::tools::book::BookToolError),
+    #[error(transparent)]
+    Openings(#[from] crate::tools::match_runner::openings::OpeningsError),
+    #[error(transparent)]
+    ProbCutFit(#[from] crate::tools::probcut_fit::ProbCutFitError),
+    #[error(transparent)]
+    Train(#[from] crate::train::TrainError),
+    #[error(transparent)]
+    Selfplay(#[from] crate::train::selfplay::SelfplayError),
+    /// An I/O failure the library reports as it is.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// Arguments that parse but do not fit together.
+    #[error("{0}")]
+    Usage(String),
+    /// A file that could not be written.
+    #[error("writing {}: {source}", path.display())]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// A library layer that reports its failures as text.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<String> for CliError {
+    fn from(message: String) -> CliError {
+        CliError::Failed(message)
+    }
+}
+
+impl From<&str> for CliError {
+    fn from(message: &str) -> CliError {
+        CliError::Failed(message.to_string())
+    }
+}
+
+/// A board string, or else a transcript from the start position.
+pub fn parse_board_or_transcript(text: &str) -> Result<Board, CliError> {
+    if let Ok(p) = crate::formats::parse_position(text) {
+        return Ok(p.board);
+    }
+    crate::formats::replay_inferring_passes(text)
+        .map(|g| g.position().board)
+        .map_err(|e| {
+            CliError::Usage(format!(
+                "{text:?} is neither a board string nor a legal transcript: {e}"
+            ))
+        })
+}
+
+/// Writes `bytes` to `path` atomically.
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+    crate::paths::write_atomic(path, bytes).map_err(|source| CliError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}

@@ -1,0 +1,43 @@
+//! `wedge` (the console), `wedge console`, `wedge nboard`, `wedge gtp`: a protocol session on
+//! stdin/stdout with the engine worker; logs go to stderr.
+
+use super::{CliError, Common};
+use crate::protocol::{console::Console, gtp::Gtp, nboard::Nboard, Protocol};
+use clap::Args;
+
+/// `wedge console`.
+#[derive(Args)]
+pub struct ConsoleArgs {
+    /// Search depth for think/play.
+    #[arg(long, default_value_t = crate::protocol::console::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+}
+
+/// `wedge gtp`.
+#[derive(Args)]
+pub struct GtpArgs {
+    /// Midgame depth of `genmove` when no clock is set (`wedge-depth N` changes it).
+    #[arg(long, default_value_t = crate::protocol::gtp::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+}
+
+/// The console at `depth` (none: its default depth).
+pub fn run_console(common: &Common, args: Option<&ConsoleArgs>) -> Result<(), CliError> {
+    let depth = args.map_or(crate::protocol::console::DEFAULT_DEPTH, |a| a.depth);
+    run_protocol(common, Console::new(depth))
+}
+
+pub fn run_nboard(common: &Common) -> Result<(), CliError> {
+    run_protocol(common, Nboard::new())
+}
+
+pub fn run_gtp(common: &Common, args: &GtpArgs) -> Result<(), CliError> {
+    run_protocol(common, Gtp::new(args.depth))
+}
+
+/// Runs `proto` with the engine the options describe; what can be checked before the engine
+/// thread starts (table size, files) fails here, before anything is answered.
+fn run_protocol<P: Protocol>(common: &Common, proto: P) -> Result<(), CliError> {
+    let make_engine = common.builder().engine_factory()?;
+    Ok(crate::protocol::frontend::serve(proto, make_engine)?)
+}

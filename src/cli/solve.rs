@@ -1,0 +1,84 @@
+//! `wedge solve`: solve or search every position of an OBF file and check its answers.
+
+use super::{CliError, Common};
+use crate::search::{Limits, Selectivity, SolveMode};
+use clap::Args;
+use std::path::PathBuf;
+
+/// `wedge solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The OBF file (one position per line, optional `; move:score` answers).
+    pub file: PathBuf,
+    /// Midgame search to this depth instead of solving.
+    #[arg(long, conflicts_with_all = ["exact", "wld"], value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Exact final score (the default).
+    #[arg(long)]
+    pub exact: bool,
+    /// Win/loss/draw only.
+    #[arg(long, conflicts_with = "exact")]
+    pub wld: bool,
+    /// Multi-ProbCut confidence for depth-limited searches (100 = no pruning; 99, 98, 95,
+    /// 87 or 73).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(50..=100))]
+    pub selectivity: u8,
+    /// Only positions FIRST..=LAST (1-based, inclusive), e.g. `--range 1-10`.
+    #[arg(long)]
+    pub range: Option<String>,
+}
+
+/// Searches the chosen positions; fails when an answer differs from the file's.
+pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
+    let file = &args.file;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+    let entries = crate::formats::parse_obf_file(&text)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+    if entries.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: no position in the file",
+            file.display()
+        )));
+    }
+    let (first, last) = parse_range(args.range.as_deref(), entries.len())?;
+    let chosen = &entries[first - 1..last];
+    let limits = match (args.depth, args.wld) {
+        (Some(d), _) => Limits {
+            selectivity: Selectivity::from_percent(args.selectivity),
+            ..Limits::depth(d)
+        },
+        (None, true) => Limits::solve(SolveMode::WinLossDraw),
+        (None, false) => Limits::solve(SolveMode::Exact),
+    };
+    let searcher = common.builder().searcher()?;
+    let mut out = std::io::stdout().lock();
+    let (_, summary) = crate::tools::solve::solve_entries(&searcher, chosen, &limits, &mut out)
+        .map_err(|e| CliError::Failed(format!("writing the results: {e}")))?;
+    if summary.wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Failed(format!(
+            "{} wrong answer(s): positions {:?}",
+            summary.wrong.len(),
+            summary.wrong
+        )))
+    }
+}
+
+/// `None` = all; `"A-B"` or `"A"`, 1-based inclusive.
+fn parse_range(range: Option<&str>, len: usize) -> Result<(usize, usize), CliError> {
+    let Some(r) = range else {
+        return Ok((1, len.max(1)));
+    };
+    let (a, b) = match r.split_once('-') {
+        Some((a, b)) => (a.trim().parse::<usize>(), b.trim().parse::<usize>()),
+        None => (r.trim().parse::<usize>(), r.trim().parse::<usize>()),
+    };
+    match (a, b) {
+        (Ok(a), Ok(b)) if 1 <= a && a <= b && b <= len => Ok((a, b)),
+        _ => Err(CliError::Usage(format!(
+            "bad --range {r:?}: expected FIRST-LAST with 1 <= FIRST <= LAST <= {len}"
+        ))),
+    }
+}

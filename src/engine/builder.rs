@@ -1,0 +1,244 @@
+//! One way to assemble what a command searches with: the weights, their ProbCut model, the
+//! transposition table, the threads and the books. Every `wedge` command goes through it.
+
+use super::{BookSetting, Engine, EngineOptions, EventSink};
+use crate::book::Verify;
+use crate::eval::weights::WeightsError;
+use crate::eval::PatternEval;
+use crate::search::probcut::{ProbCutError, ProbCutModel};
+use crate::search::tt::TranspositionTable;
+use crate::search::Searcher;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Why an engine could not be assembled.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(
+        "no weights: weights/default.wts is neither beside the executable, in the source tree \
+         nor under $WEDGE_HOME; pass --weights FILE"
+    )]
+    NoWeights,
+    #[error("no weights file {}", .0.display())]
+    MissingWeights(PathBuf),
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
+    #[error(transparent)]
+    ProbCut(#[from] ProbCutError),
+    /// The system refuses the table's memory (the message names the size).
+    #[error("{0}")]
+    Table(String),
+    /// As `Table`, found before the engine thread starts (the option is named).
+    #[error("--hash {mb}: {message}")]
+    Hash { mb: usize, message: String },
+    #[error("--learn-book {} is a directory; name the book file", .0.display())]
+    LearnBookIsDirectory(PathBuf),
+    #[error(
+        "--learn-book {} is the shipped book, which play never writes; learned games need a \
+         book of their own",
+        .0.display()
+    )]
+    LearnBookIsShipped(PathBuf),
+}
+
+/// The books play consults.
+#[derive(Clone, Debug, Default)]
+pub struct BookOptions {
+    /// `--book`: the book file (none: the shipped one when present).
+    pub path: Option<PathBuf>,
+    /// `--no-book`: no book at all, not even the user's.
+    pub disabled: bool,
+    /// `--book-trust`: skip the checksum of the book's table.
+    pub trust: bool,
+    /// Book moves losing at most this many discs may be chosen.
+    pub randomness: u32,
+    /// Seed of the random book choices.
+    pub seed: Option<u64>,
+    /// `--learn-book`: the user's book (none: the one under the user's data directory).
+    pub learn_book: Option<PathBuf>,
+}
+
+/// What to assemble: files (none: the shipped ones), table size and threads.
+#[derive(Clone, Debug)]
+pub struct EngineBuilder {
+    /// `--weights` (none: `weights/default.wts` where the shipped data lives).
+    pub weights: Option<PathBuf>,
+    /// `--probcut` (none: the `.probcut` file beside the weights, else no model).
+    pub probcut: Option<PathBuf>,
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub book: BookOptions,
+}
+
+impl EngineBuilder {
+    /// The same with `threads` search threads.
+    pub fn with_threads(&self, threads: usize) -> EngineBuilder {
+        EngineBuilder {
+            threads,
+            ..self.clone()
+        }
+    }
+
+    /// The same with a table of `hash_mb` MB.
+    pub fn with_hash(&self, hash_mb: usize) -> EngineBuilder {
+        EngineBuilder {
+            hash_mb,
+            ..self.clone()
+        }
+    }
+
+    /// The weights file in use.
+    pub fn weights_path(&self) -> Result<PathBuf, BuildError> {
+        match &self.weights {
+            Some(p) => Ok(p.clone()),
+            None => crate::eval::weights::default_weights_path().ok_or(BuildError::NoWeights),
+        }
+    }
+
+    /// The trained pattern evaluation (never silently replaced by anything else).
+    pub fn evaluation(&self) -> Result<PatternEval, BuildError> {
+        Ok(PatternEval::load(&self.weights_path()?)?)
+    }
+
+    /// The name a ProbCut model or an openings file records for the evaluation in use.
+    pub fn evaluation_name(&self) -> String {
+        self.weights_path()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "unknown".into())
+    }
+
+    /// The ProbCut model file: `--probcut`, else the `.probcut` file beside the weights, else
+    /// none.
+    pub fn probcut_path(&self) -> Option<PathBuf> {
+        match &self.probcut {
+            Some(p) => Some(p.clone()),
+            None => self
+                .weights_path()
+                .ok()
+                .map(|w| w.with_extension("probcut"))
+                .filter(|p| p.is_file()),
+        }
+    }
+
+    /// The ProbCut model of [`EngineBuilder::probcut_path`] (none: the empty model).
+    pub fn probcut(&self) -> Result<ProbCutModel, BuildError> {
+        match self.probcut_path() {
+            Some(path) => Ok(ProbCutModel::load(&path)?),
+            None => Ok(ProbCutModel::empty()),
+        }
+    }
+
+    /// A searcher of the evaluation and its ProbCut model, with the table and threads asked.
+    pub fn searcher(&self) -> Result<Searcher<PatternEval>, BuildError> {
+        let eval = Arc::new(self.evaluation()?);
+        self.searcher_of(eval)
+    }
+
+    /// As [`EngineBuilder::searcher`] around an evaluation already loaded.
+    pub fn searcher_of(&self, eval: Arc<PatternEval>) -> Result<Searcher<PatternEval>, BuildError> {
+        let probcut = self.probcut()?;
+        Ok(Searcher::try_new(eval, self.hash_mb, self.threads)
+            .map_err(BuildError::Table)?
+            .with_probcut(Arc::new(probcut)))
+    }
+
+    /// How a book is checked when opened.
+    pub fn verify(&self) -> Verify {
+        if self.book.trust {
+            Verify::HeaderOnly
+        } else {
+            Verify::Full
+        }
+    }
+
+    /// The book file: `--book`, else the shipped one; none with `--no-book`.
+    pub fn book_path(&self) -> Option<PathBuf> {
+        if self.book.disabled {
+            return None;
+        }
+        self.book
+            .path
+            .clone()
+            .or_else(|| crate::paths::find_data_file("books", "default.book"))
+    }
+
+    /// The user's book (learned games): `--learn-book`, else the one under the user's data
+    /// directory; none with `--no-book`. The shipped book is refused: play never writes it.
+    pub fn user_book_path(&self) -> Result<Option<PathBuf>, BuildError> {
+        if self.book.disabled {
+            return Ok(None);
+        }
+        let Some(path) = self
+            .book
+            .learn_book
+            .clone()
+            .or_else(crate::paths::default_user_book)
+        else {
+            tracing::warn!(
+                "neither $XDG_DATA_HOME nor $HOME is set: learned games are not stored (see \
+                 --learn-book)"
+            );
+            return Ok(None);
+        };
+        if path.is_dir() {
+            return Err(BuildError::LearnBookIsDirectory(path));
+        }
+        if let Ok(target) = std::fs::canonicalize(&path) {
+            let shipped = crate::paths::data_file_locations("books", "default.book");
+            if shipped
+                .iter()
+                .any(|s| std::fs::canonicalize(s).is_ok_and(|s| s == target))
+            {
+                return Err(BuildError::LearnBookIsShipped(path));
+            }
+        }
+        Ok(Some(path))
+    }
+
+    /// The engine worker's options: its books and how book moves are chosen.
+    pub fn engine_options(&self) -> Result<EngineOptions, BuildError> {
+        let verify = self.verify();
+        let setting = |path| BookSetting { path, verify };
+        Ok(EngineOptions {
+            book: self.book_path().map(setting),
+            user_book: self.user_book_path()?.map(setting),
+            book_randomness: self.book.randomness,
+            book_seed: self.book.seed,
+            ..Default::default()
+        })
+    }
+
+    /// What a protocol session needs to start its engine. The table size, the weights file's
+    /// presence and the ProbCut model are checked here, at once; the weights are loaded and
+    /// the table made on the engine thread, where a failure ends the process with its error.
+    pub fn engine_factory(&self) -> Result<impl FnOnce(EventSink) -> Engine + Send, BuildError> {
+        TranspositionTable::check_size(self.hash_mb).map_err(|message| BuildError::Hash {
+            mb: self.hash_mb,
+            message,
+        })?;
+        let weights = self.weights_path()?;
+        if !weights.is_file() {
+            return Err(BuildError::MissingWeights(weights));
+        }
+        let probcut = self.probcut()?;
+        let options = self.engine_options()?;
+        let (hash, threads) = (self.hash_mb, self.threads);
+        Ok(move |sink| {
+            Engine::spawn(
+                move || {
+                    let fail = |e: &dyn std::fmt::Display| -> ! {
+                        eprintln!("wedge: {e}");
+                        std::process::exit(1)
+                    };
+                    let eval = PatternEval::load(&weights).unwrap_or_else(|e| fail(&e));
+                    Searcher::try_new(Arc::new(eval), hash, threads)
+                        .unwrap_or_else(|e| fail(&e))
+                        .with_probcut(Arc::new(probcut))
+                },
+                options,
+                sink,
+            )
+        })
+    }
+}

@@ -1,0 +1,212 @@
+//! Book building checked against the search: valuations and expansions equal the exact
+//! solver's values, and the search takes book values. They live here, above both, so the
+//! book never imports the search.
+
+use crate::board::Move;
+use crate::board::{Board, Square, Squares};
+use crate::book::builder::{normalize, Successor};
+use crate::book::expansion::{expand_batch, expand_once, refresh, DropOut, Priorities};
+use crate::book::file::encode_book;
+use crate::book::test_valuers::Hashed;
+use crate::book::{
+    Book, BookBuilder, BookLookup, Consistency, NodeKind, Valuation, Valuer, Verify,
+};
+use crate::eval::heuristic::Heuristic;
+use crate::rng::Rng;
+use crate::search::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+
+/// The exact value of a position (the end of the game included).
+pub fn solve(board: &Board, tt: &TranspositionTable) -> i32 {
+    if board.is_game_over() {
+        return board.final_score();
+    }
+    let stop = AtomicBool::new(false);
+    crate::search::solve_root(board, -64, 64, tt, &Heuristic, &stop).score
+}
+
+/// Solves every allowed move exactly. With `claim_exact` false it reports a midgame depth,
+/// so the positions stay unsolved (and expandable) while their values are exact.
+pub struct Solver {
+    tt: TranspositionTable,
+    claim_exact: bool,
+}
+
+impl Solver {
+    pub fn new(claim_exact: bool) -> Solver {
+        Solver {
+            tt: TranspositionTable::new(8),
+            claim_exact,
+        }
+    }
+}
+
+impl Valuer for Solver {
+    fn best_of(
+        &mut self,
+        board: &Board,
+        allowed: u64,
+        _exact: bool,
+        _book: &dyn BookLookup,
+    ) -> Option<Valuation> {
+        let mut best: Option<(Square, i32)> = None;
+        for sq in Squares(allowed & board.legal_moves()) {
+            let child = board.play_flips(sq, board.flips(sq));
+            let v = match normalize(&child) {
+                None => -child.final_score(),
+                Some((b, true)) => solve(&b, &self.tt),
+                Some((b, false)) => -solve(&b, &self.tt),
+            };
+            if best.is_none_or(|b| v > b.1) {
+                best = Some((sq, v));
+            }
+        }
+        let (sq, value) = best?;
+        let n = board.empty_count() as u8;
+        Some(Valuation {
+            sq,
+            value,
+            depth: if self.claim_exact { n } else { n - 1 },
+            exact: self.claim_exact,
+        })
+    }
+}
+
+fn exact(board: &Board) -> i32 {
+    solve(board, &TranspositionTable::new(4))
+}
+
+fn near_end_root(seed: u64, empties: u32) -> Board {
+    let mut rng = Rng::new(seed);
+    loop {
+        let mut b = Board::START;
+        while b.empty_count() > empties {
+            match rng.random_move(&b) {
+                Some(m) => b = b.apply(m).unwrap(),
+                None => break,
+            }
+        }
+        if b.empty_count() == empties && b.legal_moves() != 0 {
+            return b.canonical().0;
+        }
+    }
+}
+
+fn small_book(root: Board) -> (BookBuilder, DropOut) {
+    let mut book = BookBuilder::new(root.empty_count() as u8 - 6);
+    book.info.solve_empties = 60;
+    (
+        book,
+        DropOut {
+            root,
+            ..DropOut::new(1.0, 8)
+        },
+    )
+}
+
+#[test]
+fn expansion_values_are_exact_negamax_values() {
+    let root = near_end_root(4, 14);
+    let (mut book, doe) = small_book(root);
+    let mut prio = Priorities::new();
+    let mut v = Solver::new(false);
+    let mut expansions = 0;
+    while expansions < 40 && expand_once(&mut book, &mut prio, &doe, &mut v).is_some() {
+        expansions += 1;
+    }
+    assert!(expansions >= 10, "{expansions}");
+    assert_eq!(book.level(), Consistency::Negamaxed);
+    let tt = TranspositionTable::new(8);
+    for (key, node) in book.sorted_nodes() {
+        assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
+    }
+}
+
+#[test]
+fn batched_expansion_values_are_exact_too() {
+    let root = near_end_root(8, 14);
+    let (mut book, doe) = small_book(root);
+    let mut prio = Priorities::new();
+    let mut made = 0;
+    for _ in 0..6 {
+        made += expand_batch(&mut book, &mut prio, &doe, &|| Solver::new(false), 2, 5);
+    }
+    assert!(made >= 10, "{made}");
+    assert_eq!(book.level(), Consistency::Negamaxed);
+    let tt = TranspositionTable::new(8);
+    for (key, node) in book.sorted_nodes() {
+        assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
+    }
+    assert_eq!(prio, refresh(&mut book, &doe));
+}
+
+#[test]
+fn values_near_the_end_equal_the_exact_solver() {
+    // Lines from a 16-empty position; every stored position is solved, so every value must
+    // be the exact negamax value of the position.
+    let mut rng = Rng::new(77);
+    let mut start = Board::START;
+    while start.empty_count() > 16 {
+        match rng.random_move(&start) {
+            Some(m) => start = start.apply(m).unwrap(),
+            None => start = Board::START,
+        }
+        if start.is_game_over() {
+            start = Board::START;
+        }
+    }
+    let mut b = BookBuilder::new(10);
+    b.info.solve_empties = 60;
+    for _ in 0..12 {
+        let mut line = Vec::new();
+        let mut x = start;
+        while x.empty_count() > 10 && !x.is_game_over() {
+            let m = rng.random_move(&x).unwrap();
+            x = x.apply(m).unwrap();
+            line.push(m);
+        }
+        b.add_line(start, &line).unwrap();
+    }
+    let solver = || Solver::new(true);
+    b.sweep(Some(&solver), 2, &|_, _| {});
+    assert_eq!(b.level(), Consistency::Negamaxed);
+    let mut checked = 0;
+    for (key, node) in b.sorted_nodes() {
+        assert_eq!(node.value as i32, exact(&key), "{}", key.diagram());
+        assert_eq!(node.kind, NodeKind::Solved);
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+    // Transpositions share one node: the successor of every book move is one key.
+    for (key, _) in b.sorted_nodes() {
+        for sq in Squares(key.legal_moves()) {
+            if let Successor::Position { key: c, .. } = b.successor(&key, sq) {
+                assert_eq!(c, c.canonical().0);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_search_takes_book_values_within_three_plies_of_the_root() {
+    let root = Board::START;
+    let mut b = BookBuilder::new(50);
+    for sq in Squares(root.legal_moves()) {
+        b.add_game(&[Move::Play(sq)]).unwrap();
+    }
+    b.sweep(Some(&|| Hashed::new(31, true)), 1, &|_, _| {});
+    let expected = Squares(root.legal_moves())
+        .map(|sq| -(b.node_of(&root.play(sq).unwrap()).unwrap().value as i32))
+        .max()
+        .unwrap();
+    let book = std::sync::Arc::new(
+        Book::from_bytes(encode_book(&b.info, &b.records()), Verify::Full).unwrap(),
+    );
+    let mut searcher = crate::search::Searcher::new(std::sync::Arc::new(Heuristic), 1, 1);
+    let stop = AtomicBool::new(false);
+    let plain = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
+    searcher.set_book(Some(book));
+    let r = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
+    assert_eq!(r.score, expected);
+    assert!(r.nodes < plain.nodes, "{} vs {}", r.nodes, plain.nodes);
+}
