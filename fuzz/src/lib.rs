@@ -13,12 +13,12 @@ use wedge::board::Board;
 use wedge::book::file::{Book, Verify, HEADER_SIZE, VERSION};
 use wedge::book::record::RECORD_SIZE;
 use wedge::eval::weights::Weights;
-use wedge::framing::{fnv1a64, lanes64};
 use wedge::formats::{
     format_ggf, format_obf_line, format_transcript, parse_ggf, parse_ggf_games, parse_obf_file,
     parse_obf_line, parse_transcript, read_player_names, read_tournament_names, read_wthor_games,
     replay_inferring_passes, write_wthor_games, WthorHeader,
 };
+use wedge::framing::{fnv1a64, lanes64};
 use wedge::protocol::console::parse_console_line;
 use wedge::protocol::gtp::parse::{parse_gtp_line, preprocess};
 use wedge::protocol::nboard::parse_nboard_line;
