@@ -1,10 +1,12 @@
 //! The book across processes: several engine processes read one book file at once while a
 //! writer republishes it, an NBoard engine answers from the book, and engines learning games
-//! at the same time keep every game in the user's book and never write the shipped one.
+//! at the same time keep every game in the user's book and never write the shipped one; `quit`
+//! and the end of input stop a learn at once and leave the book as it was.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 use wedge::board::{Board, Move, Square};
 use wedge::book::BookBuilder;
 use wedge::rng::Rng;
@@ -173,9 +175,41 @@ fn after(moves: &str) -> Board {
 
 /// An empty user's book whose positions are valued by depth-2 searches (fast learning).
 fn empty_user_book(path: &Path) {
+    empty_user_book_of_depth(path, 2);
+}
+
+fn empty_user_book_of_depth(path: &Path, depth: u8) {
     let mut b = BookBuilder::new(50);
-    b.info.search_depth = 2;
+    b.info.search_depth = depth;
     b.publish(path).unwrap();
+}
+
+/// Sends an NBoard session that learns `game` and then pings to `child`, keeping its input
+/// open: `quit` or the end of input during the learn would interrupt it.
+fn send_learning(child: &mut Child, game: &str) {
+    let script = format!(
+        "nboard 2\nset depth 1\n{}learn\nping 1\n",
+        game_record(game)
+    );
+    let stdin = child.stdin.as_mut().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+}
+
+/// Waits for the `pong` that follows `learned`, then quits; everything the child wrote.
+fn finish_learning(child: &mut Child) -> String {
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    while !text.lines().any(|l| l == "pong 1") {
+        if stdout.read_line(&mut text).unwrap() == 0 {
+            break;
+        }
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    stdout.read_to_string(&mut text).unwrap();
+    text
 }
 
 #[test]
@@ -187,19 +221,20 @@ fn nboard_learn_adds_the_game_to_the_users_book_not_to_the_book_played() {
     let learned = dir.join("learned.book");
     empty_user_book(&learned);
     // A game none of the random book games played: f5 f4 e3 f6 d3 (then learn).
-    let text = nboard_with(
-        &[
-            "--book".as_ref(),
-            path.as_os_str(),
-            "--learn-book".as_ref(),
-            learned.as_os_str(),
-        ],
-        format!(
-            "nboard 2\nset depth 2\n{}learn\nping 1\nquit\n",
-            game_record("f5f4e3f6d3")
-        )
-        .as_bytes(),
-    );
+    let mut child = nboard_command(&[
+        "--book".as_ref(),
+        path.as_os_str(),
+        "--learn-book".as_ref(),
+        learned.as_os_str(),
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    send_learning(&mut child, "f5f4e3f6d3");
+    let text = finish_learning(&mut child);
+    assert!(child.wait().unwrap().success());
     let learned_at = text.lines().position(|l| l == "learned").expect("learned");
     let pong = text.lines().position(|l| l == "pong 1").expect("pong");
     assert!(learned_at < pong, "{text}");
@@ -230,16 +265,7 @@ fn start_learner(learned: &Path, game: &str) -> (std::process::Child, Vec<String
     .stderr(Stdio::piped())
     .spawn()
     .unwrap();
-    let script = format!(
-        "nboard 2\nset depth 1\n{}learn\nping 1\nquit\n",
-        game_record(game)
-    );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
+    send_learning(&mut child, game);
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut lines = Vec::new();
     let mut line = String::new();
@@ -273,13 +299,7 @@ fn two_engines_learning_at_once_both_keep_their_game() {
     drop(lock);
     let mut merged = 0;
     for (mut child, mut lines) in learners {
-        let mut out = String::new();
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut out)
-            .unwrap();
+        let out = finish_learning(&mut child);
         let mut err = String::new();
         child
             .stderr
@@ -322,6 +342,58 @@ fn two_engines_learning_at_once_both_keep_their_game() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `quit` or the end of input while a learn's searches would run for hours (depth 40): the
+/// engine exits promptly (generous bound) and the user's book is as it was, with nothing left
+/// beside it.
+#[test]
+fn quit_and_end_of_input_stop_a_learn_and_leave_the_book_whole() {
+    for quit in [true, false] {
+        let dir = temp_dir(&format!("book-learn-stop-{quit}"));
+        let learned = dir.join("learned.book");
+        empty_user_book_of_depth(&learned, 40);
+        let before = std::fs::read(&learned).unwrap();
+        let mut child = nboard_command(&["--learn-book".as_ref(), learned.as_os_str()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        send_learning(&mut child, "f5f4e3f6d3");
+        // Let the learn get under way (either order must work; this is no timing check).
+        std::thread::sleep(Duration::from_millis(300));
+        let mut stdin = child.stdin.take().unwrap();
+        if quit {
+            stdin.write_all(b"quit\n").unwrap();
+        }
+        drop(stdin);
+        let asked = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if asked.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!(
+                    "still learning 10 s after {}",
+                    if quit { "quit" } else { "EOF" }
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{status:?}");
+        assert!(
+            std::fs::read(&learned).unwrap() == before,
+            "an interrupted learn publishes nothing"
+        );
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["learned.book"], "no temporary or lock file is left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 #[test]
 fn learning_with_the_shipped_book_writes_the_users_data_directory_only() {
     let shipped =
@@ -350,18 +422,9 @@ fn learning_with_the_shipped_book_writes_the_users_data_directory_only() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let script = format!(
-        "nboard 2\nset depth 1\n{}learn\nping 1\nquit\n",
-        game_record("f5f4e3f6d3")
-    );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    send_learning(&mut child, "f5f4e3f6d3");
+    let text = finish_learning(&mut child);
+    assert!(child.wait().unwrap().success());
     assert!(text.lines().any(|l| l == "learned"), "{text}");
     assert!(
         std::fs::read(&shipped).unwrap() == before,

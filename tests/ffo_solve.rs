@@ -5,14 +5,11 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 use wedge::eval::PatternEval;
 use wedge::formats::{parse_obf_file, ObfEntry};
-use wedge::search::context::Context;
-use wedge::search::probcut::ProbCutModel;
-use wedge::search::root::iterate;
-use wedge::search::tt::TranspositionTable;
-use wedge::search::{Deadline, Limits, Searcher, SolveMode};
+use wedge::search::{
+    FixedDepth, Limits, ProbCutModel, Searcher, Selectivity, SolveMode, TranspositionTable,
+};
 use wedge::tools::solve::solve_entries;
 
 fn data_dir() -> PathBuf {
@@ -120,10 +117,10 @@ fn selective_full_depth_results_are_not_stored_as_exact() {
         let n = board.empty_count();
         assert!(n >= 20);
         let tt = TranspositionTable::new(16);
-        let stop = AtomicBool::new(false);
-        let mut ctx = Context::new(&tt, &eval, &stop).with_probcut(&model);
-        ctx.selectivity = 5; // 73 %: the least sure level
-        ctx.pvs_mid(board.player, board.opponent, -64, 64, n);
+        // 73 %: the least sure level.
+        FixedDepth::new(&tt, &eval)
+            .with_probcut(&model, Selectivity(5))
+            .value(&board, n);
         let root = tt
             .probe(&board, board.table_hash())
             .expect("the root is stored");
@@ -140,27 +137,20 @@ fn a_solve_stopped_after_its_selective_pass_leaves_no_exact_root() {
     let board = deepest_first()[0].position.board;
     let n = board.empty_count();
     assert!(n >= 21, "large enough for the selective pass");
-    let tt = TranspositionTable::new(16);
+    let searcher = Searcher::new(Arc::new(eval), 16, 1).with_probcut(Arc::new(model));
     let stop = AtomicBool::new(false);
-    let mut ctx = Context::new(&tt, &eval, &stop).with_probcut(&model);
     let mut selective = None;
     let limits = Limits::solve(SolveMode::Exact);
-    iterate(
-        &mut ctx,
-        &board,
-        &limits,
-        Deadline::NONE,
-        Instant::now(),
-        &mut |r| {
-            if r.depth == n && r.solved.is_none() {
-                selective = Some(r.selectivity.0);
-                stop.store(true, Ordering::Relaxed);
-            }
-        },
-    );
+    searcher.search(&board, &limits, &stop, &mut |r| {
+        if r.depth == n && r.solved.is_none() {
+            selective = Some(r.selectivity.0);
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
     let selective = selective.expect("a selective pass at full depth ran");
     assert!(selective > 0);
-    let root = tt
+    let root = searcher
+        .table()
         .probe(&board, board.table_hash())
         .expect("the root is stored");
     assert_eq!((root.depth as u32, root.selectivity), (n, selective));

@@ -246,7 +246,13 @@ fn sprt_stops_early() {
     assert!(out.contains("H1 accepted"), "{out}");
     // Every game is a forfeit win: with the SPRT's prior of half a win and half a loss the LLR
     // for elo1 10 first passes ln(19) = 2.944 at the 14th straight win (2.978; 13 give 2.581).
-    assert_eq!(games.len(), 14, "{out}");
+    // The next game may already be under way when the 14th result arrives; it is finished and
+    // kept, so 14 or 15 games are written.
+    assert!(
+        (14..=15).contains(&games.len()),
+        "{} games\n{out}",
+        games.len()
+    );
 }
 
 #[test]

@@ -10,15 +10,15 @@
 //! the declared length) patched to match, so that mutations reach the validation behind them.
 
 use wedge::board::Board;
-use wedge::book::file::{Book, Verify, HEADER_SIZE};
+use wedge::book::file::{Book, Verify, HEADER_SIZE, VERSION};
 use wedge::book::record::RECORD_SIZE;
 use wedge::eval::weights::Weights;
-use wedge::framing::{fnv1a64, lanes64};
 use wedge::formats::{
     format_ggf, format_obf_line, format_transcript, parse_ggf, parse_ggf_games, parse_obf_file,
     parse_obf_line, parse_transcript, read_player_names, read_tournament_names, read_wthor_games,
     replay_inferring_passes, write_wthor_games, WthorHeader,
 };
+use wedge::framing::{fnv1a64, lanes64};
 use wedge::protocol::console::parse_console_line;
 use wedge::protocol::gtp::parse::{parse_gtp_line, preprocess};
 use wedge::protocol::nboard::parse_nboard_line;
@@ -227,7 +227,9 @@ fn patched_book(data: &[u8]) -> Vec<u8> {
     let mut b = vec![0u8; HEADER_SIZE];
     b[..head].copy_from_slice(&data[..head]);
     b[0..8].copy_from_slice(b"WEDGEBOK");
-    b[8..12].copy_from_slice(&1u32.to_le_bytes());
+    // Both record layouts: version 1 when the input says 1, else the current one.
+    let version = if b[8] == 1 { 1u32 } else { VERSION };
+    b[8..12].copy_from_slice(&version.to_le_bytes());
     b[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
     b[16..24].copy_from_slice(&(slots as u64).to_le_bytes());
     b[24..32].copy_from_slice(&used.to_le_bytes());

@@ -142,10 +142,11 @@ impl Board {
 
     /// Final disc difference for the side to move, empties going to the winner
     /// (the WOF/GGS rule), as if the game ended here.
+    #[inline(always)]
     pub fn final_score(&self) -> i32 {
         let p = self.player_count() as i32;
         let o = self.opponent_count() as i32;
-        let e = self.empty_count() as i32;
+        let e = 64 - p - o;
         match p.cmp(&o) {
             std::cmp::Ordering::Greater => p - o + e,
             std::cmp::Ordering::Less => p - o - e,

@@ -5,7 +5,7 @@
 
 use super::file::{write_book, Book, BookError, BookInfo, Consistency, Verify};
 use super::lookup::{BookHit, BookLookup};
-use super::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT, STORED_CHILDREN};
+use super::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT, MAX_GAMES, STORED_CHILDREN};
 use crate::board::{Board, IllegalMove, Move, Square, Squares};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,7 +22,7 @@ pub struct Node {
     pub depth: u8,
     pub deviation: Deviation,
     pub weight: u8,
-    pub games: u16,
+    pub games: u32,
 }
 
 impl Node {
@@ -302,7 +302,7 @@ impl BookBuilder {
     fn mark_played(&mut self, key: Board) -> bool {
         match self.nodes.get_mut(&key) {
             Some(n) => {
-                n.games = n.games.saturating_add(1);
+                n.games = (n.games + 1).min(MAX_GAMES);
                 if !n.is_played() {
                     // A leaf that is now played: it needs its own best unplayed move.
                     n.kind = NodeKind::UnsolvedBranch;

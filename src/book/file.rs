@@ -4,7 +4,7 @@
 
 use super::mapped::BookBytes;
 use super::probe::BookProbe;
-use super::record::{Record, RecordError, RECORD_SIZE};
+use super::record::{Record, RecordError, FORMAT_V1, FORMAT_V2, RECORD_SIZE};
 use crate::board::Board;
 use crate::framing::lanes64;
 use std::path::Path;
@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Bytes before the table (one page).
 pub const HEADER_SIZE: usize = 4096;
 const MAGIC: &[u8; 8] = b"WEDGEBOK";
-pub const VERSION: u32 = 1;
+/// The format version written; version 1 (games counted in 16 bits) is still read, and a
+/// version-1 book is rewritten as version 2 the next time it is published.
+pub const VERSION: u32 = FORMAT_V2;
 /// How keys are made: the minimal (player, opponent) image over the 8 symmetries.
 const KEY_RULE: u8 = 1;
 /// Which slot-index function the table uses.
@@ -83,7 +85,9 @@ pub enum BookError {
     Directory { path: String },
     #[error("{path} is not a Wedge book: {msg}")]
     Format { path: String, msg: String },
-    #[error("the book {path} has format version {found}; this build reads version {VERSION} only")]
+    #[error(
+        "the book {path} has format version {found}; this build reads versions 1 to {VERSION}"
+    )]
     Version { path: String, found: u32 },
     #[error("the book {path} is damaged: {msg}")]
     Corrupt { path: String, msg: String },
@@ -210,6 +214,8 @@ pub struct Book {
     body_checksum: u64,
     /// The header's checksum: it changes with every published version of the file.
     version: u64,
+    /// The file's format version (the record layout).
+    format: u32,
     /// A damaged record was met and reported (once per open book, not once per probe).
     damage_reported: AtomicBool,
 }
@@ -255,11 +261,11 @@ impl Book {
         }
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
-        let version = u32_at(8);
-        if version != VERSION {
+        let layout = u32_at(8);
+        if !(FORMAT_V1..=VERSION).contains(&layout) {
             return Err(BookError::Version {
                 path: name,
-                found: version,
+                found: layout,
             });
         }
         let head = lanes64(&b[..HEADER_SIZE - 32]);
@@ -323,6 +329,7 @@ impl Book {
             counts,
             body_checksum,
             version: head,
+            format: layout,
             bytes,
             name,
             damage_reported: AtomicBool::new(false),
@@ -357,6 +364,11 @@ impl Book {
     /// table's checksum and the time the file was written).
     pub fn version(&self) -> u64 {
         self.version
+    }
+
+    /// The file's format version (1 or 2).
+    pub fn format(&self) -> u32 {
+        self.format
     }
 
     /// Stored positions.
@@ -397,7 +409,7 @@ impl Book {
             let slot = &table[s * RECORD_SIZE..(s + 1) * RECORD_SIZE];
             let k = Record::key_of(slot);
             if k == *key {
-                return Some(Record::decode(slot));
+                return Some(Record::decode_format(slot, self.format));
             }
             if k.player == 0 && k.opponent == 0 {
                 return None;
@@ -453,6 +465,6 @@ impl Book {
         self.table()
             .chunks_exact(RECORD_SIZE)
             .filter(|s| !Record::slot_is_empty(s))
-            .map(|s| Record::decode(s).and_then(|r| self.check_stored(r)))
+            .map(|s| Record::decode_format(s, self.format).and_then(|r| self.check_stored(r)))
     }
 }

@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! magic        8 bytes  "WEDGEFOR"
-//! version      u32      1
+//! version      u32      2 (version 1, still read, has games as u16)
 //! min_empties  u8       BookInfo fields
 //! search_depth u8
 //! solve_empties u8
@@ -21,7 +21,7 @@
 //!            ascending square order (the plain index, strictly increasing within a list),
 //!            followed by the child's subtree (in the child's own canonical orientation);
 //!            0xFF ends the list
-//! node     = kind byte, weight u8, games u16, then
+//! node     = kind byte, weight u8, games u32, then
 //!            played node: deviation byte (index among the legal moves, 0xFF not computed,
 //!                         0xFE all in book); after an index: value i8, depth u8;
 //!                         with the EXPLICIT flag: value i8, depth u8 of the node itself
@@ -40,7 +40,7 @@
 
 use super::builder::{BookBuilder, Node, Successor, Valuation, Valuer};
 use super::lookup::BookLookup;
-use super::record::{Deviation, NodeKind, DEFAULT_WEIGHT};
+use super::record::{Deviation, NodeKind, DEFAULT_WEIGHT, MAX_GAMES};
 use crate::board::{Board, Square, Squares};
 use crate::framing::{Reader, Writer};
 use flate2::write::GzEncoder;
@@ -50,8 +50,8 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"WEDGEFOR";
-/// The forest format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The forest format version this build writes; it reads version 1 (games in 16 bits) too.
+pub const VERSION: u32 = 2;
 /// Ends a child list.
 const END: u8 = 0xFF;
 const DEV_NOT_COMPUTED: u8 = 0xFF;
@@ -75,7 +75,9 @@ pub enum ForestError {
     TrailingGzip { bytes: usize },
     #[error("not a Wedge forest: the stream does not start with WEDGEFOR")]
     Magic,
-    #[error("forest format version {found} is not supported (this build reads version {VERSION})")]
+    #[error(
+        "forest format version {found} is not supported (this build reads versions 1 to {VERSION})"
+    )]
     Version { found: u32 },
     #[error("the forest ends early at byte {offset} of the decompressed stream (reading {what})")]
     Truncated { offset: usize, what: &'static str },
@@ -317,6 +319,8 @@ struct Decoder<'a> {
     read: u64,
     /// Played nodes stored with their own value and depth, restored after the negamax.
     explicit: Vec<(Board, Node)>,
+    /// The stream's format version (1 stores games as u16).
+    version: u32,
 }
 
 impl Decoder<'_> {
@@ -377,7 +381,12 @@ impl Decoder<'_> {
             ));
         }
         let weight = self.u8("a node's weight")?;
-        let games = self.u16("a node's game count")?;
+        let games = if self.version == 1 {
+            self.u16("a node's game count")? as u32
+        } else {
+            let b = self.take(4, "a node's game count")?;
+            u32::from_le_bytes([b[0], b[1], b[2], b[3]]).min(MAX_GAMES)
+        };
         let node = if played {
             let dev_at = self.r.pos();
             let deviation = match self.u8("a deviation")? {
@@ -537,13 +546,15 @@ fn decode_payload(bytes: &[u8]) -> Result<BookBuilder, ForestError> {
         count: 0,
         read: 0,
         explicit: Vec::new(),
+        version: 0,
     };
     let mut v = [0u8; 4];
     v.copy_from_slice(d.take(4, "the version")?);
     let found = u32::from_le_bytes(v);
-    if found != VERSION {
+    if !(1..=VERSION).contains(&found) {
         return Err(ForestError::Version { found });
     }
+    d.version = found;
     let at = d.r.pos();
     let min_empties = d.u8("the minimum empties")?;
     if min_empties > 60 {
@@ -737,10 +748,10 @@ mod tests {
         p[0] = b'X';
         assert!(matches!(decode_payload(&p), Err(ForestError::Magic)));
         let mut p = payload.clone();
-        p[8] = 2;
+        p[8] = 3;
         assert!(matches!(
             decode_payload(&p),
-            Err(ForestError::Version { found: 2 })
+            Err(ForestError::Version { found: 3 })
         ));
         let mut p = payload.clone();
         p[12] = 61;
@@ -817,6 +828,39 @@ mod tests {
     }
 
     #[test]
+    fn counts_above_16_bits_round_trip_and_version_1_streams_are_read() {
+        // The start position, played, and its one (canonical) child after f5.
+        let mut book = BookBuilder::new(58);
+        book.add_game(&["f5".parse().unwrap()]).unwrap();
+        let mut root = *book.node_of(&Board::START).unwrap();
+        root.games = 124_106;
+        book.insert(&Board::START, root);
+        let payload = encode_payload(&book).unwrap();
+        let back = decode_payload(&payload).unwrap();
+        assert_same(&book, &back);
+        assert_eq!(back.node_of(&Board::START).unwrap().games, 124_106);
+        // The same book as version 1 wrote it: games in two bytes at each node.
+        let trees = 8 + 4 + 3 + 2 + 8;
+        let root_games = trees + 16 + 2;
+        let child_games = trees + 16 + 7 + 1 + 2;
+        let mut v1 = payload.clone();
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        v1.drain(child_games + 2..child_games + 4);
+        v1.drain(root_games + 2..root_games + 4);
+        let old = decode_payload(&v1).unwrap();
+        // The u16 keeps the count's low 16 bits; everything else is the same book.
+        assert_eq!(old.node_of(&Board::START).unwrap().games, 124_106 & 0xFFFF);
+        root.games = 124_106 & 0xFFFF;
+        book.insert(&Board::START, root);
+        assert_same(&book, &old);
+        v1[8..12].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(
+            decode_payload(&v1),
+            Err(ForestError::Version { found: 3 })
+        ));
+    }
+
+    #[test]
     fn bad_indices_and_repeated_children_are_refused() {
         // One played start position, its four (symmetric) children collapse to one key.
         let mut book = BookBuilder::new(58);
@@ -826,7 +870,7 @@ mod tests {
         let payload = encode_payload(&book).unwrap();
         let trees = 8 + 4 + 3 + 2 + 8;
         // root key, root node (kind, weight, games, deviation), child index 0, child node...
-        let child_index_at = trees + 16 + 5;
+        let child_index_at = trees + 16 + 7;
         assert_eq!(payload[child_index_at], 0);
         let mut p = payload.clone();
         p[child_index_at] = 4;
@@ -837,7 +881,7 @@ mod tests {
             "{e}"
         );
         let mut p = payload.clone();
-        p[trees + 16 + 4] = 9;
+        p[trees + 16 + 6] = 9;
         let e = decode_payload(&p).unwrap_err();
         assert!(e.to_string().contains("deviation index 9"), "{e}");
         // A child written twice under the same parent (index 1 reaches the same key).

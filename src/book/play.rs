@@ -8,6 +8,7 @@ use super::{Book, BookInfo, BookSet, BookSource, Valuer, Verify};
 use crate::board::{Board, Move, Square};
 use crate::rng::Rng;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Where a book is and how to check it when it is (re)opened.
@@ -235,12 +236,13 @@ impl PlayBooks {
 
     /// Adds a game to the user's book and republishes it (the shipped book is never
     /// written), valuing with `make_valuer(depth)`; says what was done. A new user's book
-    /// takes the shipped book's settings.
+    /// takes the shipped book's settings. When `stop` is set meanwhile, nothing is published.
     pub fn learn<V: Valuer>(
         &mut self,
         moves: &[Move],
         make_valuer: &(dyn Fn(u32) -> V + Sync),
         threads: usize,
+        stop: &AtomicBool,
     ) -> Result<String, LearnFailure> {
         let Some(setting) = self
             .slots
@@ -260,7 +262,7 @@ impl PlayBooks {
                 super::BookBuilder::new(super::builder::DEFAULT_MIN_EMPTIES).info
             })
         };
-        let r = learn_game(&setting.path, moves, &template, make_valuer, threads)?;
+        let r = learn_game(&setting.path, moves, &template, make_valuer, threads, stop)?;
         Ok(format!(
             "{}: {} new positions, {} searched, {} solved; {} positions{}",
             setting.path.display(),

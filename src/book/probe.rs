@@ -69,7 +69,7 @@ impl BookProbe {
             value: r.value as i32,
             depth: r.depth as u32,
             weight: r.weight,
-            games: r.games as u32,
+            games: r.games,
             all_in_book: r.deviation == Deviation::AllInBook,
             valued: r.kind != NodeKind::UnsolvedBranch || r.deviation != Deviation::NotComputed,
             replies,

@@ -1,5 +1,10 @@
 //! One book position as stored in the file: a fixed 32-byte little-endian record keyed by the
 //! canonical board, and the node kinds and deviation markers of Novello's book.
+//!
+//! Bytes 0-22 are the same in every format version: key (16), value, kind, depth, deviation
+//! (square, value, depth), weight. Version 1 then has the child count (23), games as u16
+//! (24-25) and three (move, value) children (26-31); version 2 drops the count (an unused
+//! child slot is marked, and the used ones come first) to keep games in 24 bits (23-25).
 
 use crate::board::{Board, Square};
 
@@ -9,6 +14,12 @@ pub const RECORD_SIZE: usize = 32;
 pub const STORED_CHILDREN: usize = 3;
 /// A record's `weight` when no hand-edited weight was given ("1" in the text format).
 pub const DEFAULT_WEIGHT: u8 = 100;
+/// The largest games count a record holds (24 bits); counts saturate there.
+pub const MAX_GAMES: u32 = (1 << 24) - 1;
+/// The record layout of book format version 1 (games in 16 bits), still read.
+pub const FORMAT_V1: u32 = 1;
+/// The record layout written now (games in 24 bits).
+pub const FORMAT_V2: u32 = 2;
 
 /// What a book position is (Novello's node kinds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,8 +81,8 @@ pub struct Record {
     /// Hand-edited choice weight of moving into this position, in percent (0 = the engine
     /// never chooses it, but answers it); [`DEFAULT_WEIGHT`] otherwise.
     pub weight: u8,
-    /// Games imported through this position (saturating).
-    pub games: u16,
+    /// Games imported through this position (saturating at [`MAX_GAMES`]).
+    pub games: u32,
     /// The best book moves with their values (side to move's view), best first.
     pub children: [Option<(u8, i8)>; STORED_CHILDREN],
 }
@@ -87,7 +98,7 @@ pub enum RecordError {
     Value(i8),
     #[error("bad square {0}")]
     Square(u8),
-    #[error("more than {STORED_CHILDREN} children")]
+    #[error("more than {STORED_CHILDREN} children, or a gap between them")]
     Children,
     #[error("its key is not a position of a game (a centre square is empty)")]
     NotAPosition,
@@ -135,18 +146,24 @@ impl Record {
         b[20] = dv;
         b[21] = dd;
         b[22] = self.weight;
-        b[23] = self.children.iter().flatten().count() as u8;
-        b[24..26].copy_from_slice(&self.games.to_le_bytes());
-        for (i, c) in self.children.iter().enumerate() {
-            let (m, v) = c.map_or((NO_CHILD, 0), |(m, v)| (m, v as u8));
-            b[26 + 2 * i] = m;
-            b[27 + 2 * i] = v;
+        b[23..26].copy_from_slice(&self.games.min(MAX_GAMES).to_le_bytes()[..3]);
+        for (i, (m, v)) in self.children.iter().flatten().enumerate() {
+            b[26 + 2 * i] = *m;
+            b[27 + 2 * i] = *v as u8;
+        }
+        for i in self.children.iter().flatten().count()..STORED_CHILDREN {
+            b[26 + 2 * i] = NO_CHILD;
         }
         b
     }
 
-    /// Decodes and checks a non-empty slot.
+    /// Decodes and checks a non-empty slot written in the current layout ([`FORMAT_V2`]).
     pub fn decode(b: &[u8]) -> Result<Record, RecordError> {
+        Record::decode_format(b, FORMAT_V2)
+    }
+
+    /// Decodes and checks a non-empty slot of a book of format version `format` (1 or 2).
+    pub fn decode_format(b: &[u8], format: u32) -> Result<Record, RecordError> {
         let key = Record::key_of(b);
         if key.player & key.opponent != 0 {
             return Err(RecordError::Overlap);
@@ -163,7 +180,17 @@ impl Record {
             },
             sq => return Err(RecordError::Square(sq)),
         };
-        let count = b[23] as usize;
+        let (count, games) = if format == FORMAT_V1 {
+            (b[23] as usize, u16::from_le_bytes([b[24], b[25]]) as u32)
+        } else {
+            let used = (0..STORED_CHILDREN)
+                .take_while(|i| b[26 + 2 * i] != NO_CHILD)
+                .count();
+            if (used..STORED_CHILDREN).any(|i| b[26 + 2 * i] != NO_CHILD) {
+                return Err(RecordError::Children);
+            }
+            (used, u32::from_le_bytes([b[23], b[24], b[25], 0]))
+        };
         if count > STORED_CHILDREN {
             return Err(RecordError::Children);
         }
@@ -182,7 +209,7 @@ impl Record {
             depth: b[18],
             deviation,
             weight: b[22],
-            games: u16::from_le_bytes([b[24], b[25]]),
+            games,
             children,
         })
     }
@@ -255,12 +282,20 @@ mod tests {
                 depth: 12,
             },
             weight: 40,
-            games: 65535,
+            // Above version 1's 16-bit ceiling (the WTHOR start position has 124,106 games).
+            games: 124_106,
             children: [Some((37, -3)), Some((44, -4)), None],
         };
         let bytes = r.encode();
         assert!(!Record::slot_is_empty(&bytes));
         assert_eq!(Record::decode(&bytes), Ok(r));
+        assert_eq!(&bytes[23..26], &124_106u32.to_le_bytes()[..3]);
+        // Counts saturate at the 24-bit ceiling.
+        let many = Record {
+            games: u32::MAX,
+            ..r
+        };
+        assert_eq!(Record::decode(&many.encode()).unwrap().games, MAX_GAMES);
         for dev in [Deviation::NotComputed, Deviation::AllInBook] {
             let r2 = Record {
                 deviation: dev,
@@ -274,8 +309,10 @@ mod tests {
         let mut bad = bytes;
         bad[16] = 100;
         assert_eq!(Record::decode(&bad), Err(RecordError::Value(100)));
+        // A used child slot after an unused one.
         let mut bad = bytes;
-        bad[23] = 4;
+        bad[28] = NO_CHILD;
+        bad[30] = 12;
         assert_eq!(Record::decode(&bad), Err(RecordError::Children));
         let mut bad = bytes;
         bad[19] = 70;
@@ -285,5 +322,43 @@ mod tests {
         bad[8..16].copy_from_slice(&player);
         assert_eq!(Record::decode(&bad), Err(RecordError::Overlap));
         assert!(Record::slot_is_empty(&[0u8; RECORD_SIZE]));
+    }
+
+    #[test]
+    fn version_1_records_are_still_read() {
+        // A version-1 slot written by hand: child count at 23, games as u16 at 24-25.
+        let key = Board::START.canonical().0;
+        let mut b = [0u8; RECORD_SIZE];
+        b[0..8].copy_from_slice(&key.player.to_le_bytes());
+        b[8..16].copy_from_slice(&key.opponent.to_le_bytes());
+        b[16] = 2; // value
+        b[17] = NodeKind::UnsolvedBranch as u8;
+        b[18] = 12;
+        b[19..22].copy_from_slice(&[DEV_ALL_IN_BOOK, 0, 0]);
+        b[22] = DEFAULT_WEIGHT;
+        b[23] = 1;
+        b[24..26].copy_from_slice(&65_535u16.to_le_bytes());
+        b[26..32].copy_from_slice(&[37, 2, NO_CHILD, 0, NO_CHILD, 0]);
+        let r = Record::decode_format(&b, FORMAT_V1).unwrap();
+        assert_eq!(
+            r,
+            Record {
+                key,
+                kind: NodeKind::UnsolvedBranch,
+                value: 2,
+                depth: 12,
+                deviation: Deviation::AllInBook,
+                weight: DEFAULT_WEIGHT,
+                games: 65_535,
+                children: [Some((37, 2)), None, None],
+            }
+        );
+        // Written again, it takes the current layout.
+        assert_eq!(Record::decode(&r.encode()), Ok(r));
+        b[23] = 4;
+        assert_eq!(
+            Record::decode_format(&b, FORMAT_V1),
+            Err(RecordError::Children)
+        );
     }
 }

@@ -8,6 +8,7 @@ use super::Valuer;
 use crate::board::{IllegalMove, Move};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The exclusive right to write one book file, held until dropped: an advisory lock on
 /// `.NAME.lock` beside the book, a file that exists only while a writer holds it.
@@ -107,6 +108,8 @@ pub enum LearnError {
     Book(#[from] BookError),
     #[error("the game is not legal: {0}")]
     Illegal(#[from] IllegalMove),
+    #[error("interrupted before the book was written")]
+    Interrupted,
     #[error("cannot create the directory {path} for the book: {source}")]
     Directory {
         path: String,
@@ -130,14 +133,18 @@ pub struct LearnReport {
 /// `template`'s settings, when missing), values what it needs with searches of the book's
 /// search depth made by `make_valuer(depth)`, and publishes it. The searches run without the
 /// lock; when another writer published meanwhile, the game is added to that version instead,
-/// reusing the searches made, so every writer's games are kept and counted.
+/// reusing the searches made, so every writer's games are kept and counted. When `stop` is
+/// set meanwhile (the valuers should watch it too), nothing is published and the answer is
+/// [`LearnError::Interrupted`]: the book stays as it was.
 pub fn learn_game<V: Valuer>(
     path: &Path,
     moves: &[Move],
     template: &BookInfo,
     make_valuer: &(dyn Fn(u32) -> V + Sync),
     threads: usize,
+    stop: &AtomicBool,
 ) -> Result<LearnReport, LearnError> {
+    let interrupted = || stop.load(Ordering::SeqCst);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| LearnError::Directory {
             path: dir.display().to_string(),
@@ -155,6 +162,9 @@ pub fn learn_game<V: Valuer>(
     let mut book = read_for_learning(path, template)?;
     let mut new_positions = book.add_game(moves)?;
     let mut stats = value(&mut book);
+    if interrupted() {
+        return Err(LearnError::Interrupted);
+    }
     let lock = BookLock::acquire(path)?;
     let published = read_for_learning(path, template)?;
     let merged = published.origin() != book.origin();
@@ -169,6 +179,10 @@ pub fn learn_game<V: Valuer>(
         stats.solved += more.solved;
         stats.leaves_added += more.leaves_added;
         book = theirs;
+    }
+    // Values from searches cut short must not be published.
+    if interrupted() {
+        return Err(LearnError::Interrupted);
     }
     book.publish_locked(path, &lock)?;
     Ok(LearnReport {

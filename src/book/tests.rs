@@ -57,6 +57,65 @@ fn memory_to_file_to_map_preserves_every_record() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `image` (a current book file) rewritten as format version 1 wrote it: each record's child
+/// count at byte 23 and its games as u16 at 24-25, both checksums made again.
+fn as_version_1(mut image: Vec<u8>) -> Vec<u8> {
+    use super::record::RECORD_SIZE;
+    use crate::framing::lanes64 as checksum;
+    let (header, table) = image.split_at_mut(HEADER_SIZE);
+    for slot in table.chunks_exact_mut(RECORD_SIZE) {
+        if Record::slot_is_empty(slot) {
+            continue;
+        }
+        let r = Record::decode(slot).unwrap();
+        slot[23] = r.children.iter().flatten().count() as u8;
+        slot[24..26].copy_from_slice(&(r.games.min(0xFFFF) as u16).to_le_bytes());
+    }
+    header[8..12].copy_from_slice(&1u32.to_le_bytes());
+    header[72..80].copy_from_slice(&checksum(table).to_le_bytes());
+    let head = checksum(&header[..HEADER_SIZE - 32]);
+    header[HEADER_SIZE - 8..].copy_from_slice(&head.to_le_bytes());
+    image
+}
+
+#[test]
+fn counts_above_16_bits_round_trip_and_a_version_1_book_opens_and_is_upgraded() {
+    let dir = std::env::temp_dir().join(format!("wedge-book-v1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.book");
+    let mut b = sample_book();
+    let (start, _) = Board::START.canonical();
+    let mut root = *b.node_of(&start).unwrap();
+    root.games = 124_106;
+    b.insert(&start, root);
+    b.publish(&path).unwrap();
+    let book = Book::open(&path, Verify::Full).unwrap();
+    assert_eq!(book.format(), file::VERSION);
+    assert_eq!(book.probe(&Board::START).unwrap().games, 124_106);
+    // The same book written by a build of version 1 (its count stopped at 65,535).
+    let old = as_version_1(encode_book(&b.info, &b.records()));
+    std::fs::write(&path, &old).unwrap();
+    let book = Book::open(&path, Verify::Full).unwrap();
+    assert_eq!(book.format(), 1);
+    assert_eq!(book.probe(&Board::START).unwrap().games, 65_535);
+    let mut expected = b.records();
+    for r in expected.iter_mut() {
+        r.games = r.games.min(65_535);
+    }
+    let mut from_file: Vec<Record> = book.records().map(Result::unwrap).collect();
+    from_file.sort_by_key(|r| r.key);
+    assert_eq!(from_file, expected);
+    // The next write publishes it as the current version, every record kept.
+    let mut again = BookBuilder::load_or_new(&path, b.info.min_empties).unwrap();
+    again.add_game(&["f5".parse().unwrap()]).unwrap();
+    again.publish(&path).unwrap();
+    let book = Book::open(&path, Verify::Full).unwrap();
+    assert_eq!(book.format(), file::VERSION);
+    assert_eq!(book.probe(&Board::START).unwrap().games, 65_536);
+    assert_eq!(book.len() as usize, expected.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn every_symmetric_image_is_found_and_its_moves_map_back() {
     let b = sample_book();

@@ -5,7 +5,7 @@ use crate::board::Board;
 use crate::book::{Book, BookBuilder};
 use crate::engine::EngineBuilder;
 use crate::eval::PatternEval;
-use crate::search::valuer::SearchValuer;
+use crate::search::SearchValuer;
 use crate::search::Selectivity;
 use crate::tools::book as tool;
 use clap::{Args, Subcommand};

@@ -5,9 +5,9 @@ use super::{BookSetting, Engine, EngineOptions, EventSink};
 use crate::book::Verify;
 use crate::eval::weights::WeightsError;
 use crate::eval::PatternEval;
-use crate::search::probcut::{ProbCutError, ProbCutModel};
-use crate::search::tt::TranspositionTable;
 use crate::search::Searcher;
+use crate::search::TranspositionTable;
+use crate::search::{ProbCutError, ProbCutModel};
 use std::path::PathBuf;
 use std::sync::Arc;
 

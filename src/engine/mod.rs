@@ -65,8 +65,8 @@ pub struct BookMove {
     pub depth: u32,
     /// The value is exact (solved to the end of the game).
     pub solved: bool,
-    /// Games in the book through the move; the book file counts them in 16 bits, so 65,535
-    /// means 65,535 or more.
+    /// Games in the book through the move; the book file counts them in 24 bits (16 in
+    /// format version 1), so the ceiling means that many or more.
     pub games: u64,
 }
 
@@ -380,16 +380,18 @@ impl<E: Evaluator> Worker<E> {
     /// books again.
     fn learn(&mut self, moves: &[Move]) -> Result<String, String> {
         let eval = self.searcher.evaluator_arc();
+        // `quit` or the end of input stops the searches, and then nothing is published.
         let make = |depth: u32| {
-            crate::search::valuer::SearchValuer::new(
+            crate::search::SearchValuer::new(
                 Searcher::new(eval.clone(), 16, 1),
                 depth,
                 Selectivity::NONE,
             )
+            .with_stop(self.stop.clone())
         };
         let text = self
             .books
-            .learn(moves, &make, self.searcher.threads())
+            .learn(moves, &make, self.searcher.threads(), &self.stop)
             .map_err(|e| e.to_string())?;
         self.reopen_books();
         Ok(text)

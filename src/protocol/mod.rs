@@ -50,10 +50,11 @@ impl StopPolicy {
         on_eof: true,
     };
 
-    /// Nothing stops the job (book learning: an interrupted learn would store nothing).
-    pub const NEVER: StopPolicy = StopPolicy {
-        on_line: |_| false,
-        on_eof: false,
+    /// Only `quit` and the end of input stop the job (book learning: other commands wait for
+    /// it; an interrupted learn stores nothing, and the book stays as it was).
+    pub const QUIT_OR_EOF: StopPolicy = StopPolicy {
+        on_line: |l| l.split_whitespace().next() == Some("quit"),
+        on_eof: true,
     };
 
     /// Whether `input` stops a job with this policy.

@@ -1,18 +1,30 @@
 //! The per-thread search context: shared table, evaluation, stop flag and deadline, plus this
-//! thread's node counter and endgame cache. Every search routine is a method on it.
+//! thread's node counter and endgame cache. The searches (`node`, `last_moves`, `root`) are
+//! methods on it.
 
 use super::end_cache::EndCache;
+use super::ordering::SORT_WINDOW;
 use super::parallel::SplitPool;
 use super::probcut::ProbCutModel;
-use super::tt::TranspositionTable;
+use super::tt::{MoveHint, Stored, TranspositionTable};
 use crate::board::Board;
 use crate::book::{BookHit, BookLookup};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// Below this depth midgame null-window nodes skip the table and order moves by mobility only
+/// (in a solve, below `root::SOLVE_TT_MIN_DEPTH`).
+pub const TT_MIN_DEPTH: u32 = 3;
+
 /// How many stop polls pass between two reads of the clock.
 const CLOCK_POLL_INTERVAL: u32 = 256;
+
+/// What the book says of a node: the value the search would find, or a move to try first.
+pub enum BookAnswer {
+    Value(i32),
+    Hint(MoveHint),
+}
 
 pub struct Context<'a, E: Evaluator> {
     pub tt: &'a TranspositionTable,
@@ -21,10 +33,10 @@ pub struct Context<'a, E: Evaluator> {
     pub probcut: &'a ProbCutModel,
     pub selectivity: u8,
     /// Half-width around alpha of the ordering searches at midgame null-window nodes (see
-    /// [`super::midgame::SORT_WINDOW`]); 64 = full window.
+    /// [`SORT_WINDOW`]); 64 = full window.
     pub ordering_window: i32,
     /// Midgame null-window nodes of less depth skip the table (see
-    /// [`super::midgame::TT_MIN_DEPTH`]).
+    /// [`TT_MIN_DEPTH`]).
     pub tt_min_depth: u32,
     stop: &'a AtomicBool,
     /// Idle helper threads to share work with (none in a single-threaded search).
@@ -65,8 +77,8 @@ impl<'a, E: Evaluator> Context<'a, E> {
             eval,
             probcut: NO_PROBCUT.get_or_init(ProbCutModel::empty),
             selectivity: 0,
-            ordering_window: super::midgame::SORT_WINDOW,
-            tt_min_depth: super::midgame::TT_MIN_DEPTH,
+            ordering_window: SORT_WINDOW,
+            tt_min_depth: TT_MIN_DEPTH,
             stop,
             pool: None,
             deadline: None,
@@ -91,17 +103,20 @@ impl<'a, E: Evaluator> Context<'a, E> {
         self
     }
 
-    /// The book at a node of `n` empties searched `depth` plies: `Ok(value)` when the book
-    /// answers for the search, else `Err(book move or 64)` to order the node with.
+    /// The book at a node of `n` empties searched `depth` plies: its value when it answers
+    /// for the search, else its move (if any) to order the node with.
     #[inline(always)]
-    pub fn book_cut(&mut self, player: u64, opponent: u64, depth: u32, n: u32) -> Result<i32, u8> {
+    pub fn book_answer(&mut self, player: u64, opponent: u64, depth: u32, n: u32) -> BookAnswer {
         match self.book_hit(player, opponent, n) {
             Some(hit) if hit.covers(depth, n) => {
                 self.nodes += 1;
-                Ok(hit.value)
+                BookAnswer::Value(hit.value)
             }
-            Some(hit) => Err(hit.best.map_or(64, |s| s.index() as u8)),
-            None => Err(64),
+            Some(hit) => BookAnswer::Hint(
+                hit.best
+                    .map_or(MoveHint::NONE, |s| MoveHint::square(s.index() as u8)),
+            ),
+            None => BookAnswer::Hint(MoveHint::NONE),
         }
     }
 
@@ -109,7 +124,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
     /// the book's value where the book answers, else the static evaluation.
     pub fn leaf_value(&self, board: &Board) -> i32 {
         if board.is_game_over() {
-            return super::last_moves::final_score(board.player, board.opponent);
+            return board.final_score();
         }
         let n = board.empty_count();
         match self.book_hit(board.player, board.opponent, n) {
@@ -183,13 +198,19 @@ impl<'a, E: Evaluator> Context<'a, E> {
         depth: u32,
         (alpha, beta): (i32, i32),
         score: i32,
-        best: u8,
+        best: MoveHint,
         start: u64,
     ) {
         if !self.stopped {
-            let (depth, sel, nodes) = (depth as u8, self.selectivity, self.nodes - start);
-            self.tt
-                .store(board, hash, depth, sel, alpha, beta, score, best, nodes);
+            let result = Stored {
+                depth: depth as u8,
+                selectivity: self.selectivity,
+                window: (alpha, beta),
+                score,
+                best,
+                nodes: self.nodes - start,
+            };
+            self.tt.store(board, hash, result);
         }
     }
 }

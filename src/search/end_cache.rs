@@ -2,16 +2,10 @@
 //! nodes below the shared table's reach. Small enough to stay in the core's cache, never
 //! shared (no atomics) and never stale (an entry is an exact fact about a full position).
 
+use super::tt::MoveHint;
 use crate::board::hash::table_hash;
 
-/// Slots (a power of two): 2,048 of 24 bytes, 48 KB. Measured, one thread, FFO #40-#49 with
-/// the cache at 8-9 empties (with another index hash): 1,024 slots 952.6 M nodes, 2,048
-/// 948.4 M, 4,096 943.8 M (and no faster), 32,768 930.0 M (as slow as no cache, 1,019.0 M
-/// nodes), 262,144 915.8 M (slower still): beyond the core's own caches a probe costs more
-/// than it saves. At 7-11 empties, FFO #50-#52: 2,048 slots 1,664.6 M nodes in 52.6 s, 8,192
-/// 1,637.2 M in 52.2 s (and #45-#49 no faster). With the cheap index hash, 1,024 slots (in
-/// the first-level cache): #40-#49 574.2 M nodes against 567.6 M, alternating on one core,
-/// three rounds, min 17.32 against 17.40 s, median 17.89 against 17.84 s; no faster.
+/// Slots (a power of two): 2,048 of 24 bytes, 48 KB, within the core's own caches.
 const SLOTS: usize = 2048;
 
 /// One position's bounds and best move.
@@ -21,16 +15,16 @@ struct Slot {
     opponent: u64,
     lower: i8,
     upper: i8,
-    best: u8,
+    best: MoveHint,
 }
 
 /// What the cache knows of a position: its score lies in `lower..=upper`; `best` is the move
-/// that last decided it (64 when none).
+/// that last decided it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheHit {
     pub lower: i32,
     pub upper: i32,
-    pub best: u8,
+    pub best: MoveHint,
 }
 
 /// Direct-mapped: one slot per index, the newest result replaces the older.
@@ -67,7 +61,7 @@ impl EndCache {
     /// Records the fail-soft result `score` of an exact null-window search around `alpha`,
     /// tightening what was known of the same position.
     #[inline(always)]
-    pub fn store(&mut self, player: u64, opponent: u64, alpha: i32, score: i32, best: u8) {
+    pub fn store(&mut self, player: u64, opponent: u64, alpha: i32, score: i32, best: MoveHint) {
         let s = &mut self.slots[Self::slot(player, opponent)];
         let (mut lower, mut upper) = if score > alpha {
             (score, 64)
@@ -99,13 +93,19 @@ mod tests {
         let b = Board::START;
         assert_eq!(c.probe(b.player, b.opponent), None);
         // Fail high at 3: at least 5.
-        c.store(b.player, b.opponent, 3, 5, 19);
+        c.store(b.player, b.opponent, 3, 5, MoveHint::square(19));
         let hit = c.probe(b.player, b.opponent).unwrap();
-        assert_eq!((hit.lower, hit.upper, hit.best), (5, 64, 19));
+        assert_eq!(
+            (hit.lower, hit.upper, hit.best),
+            (5, 64, MoveHint::square(19))
+        );
         // Fail low at 9: at most 7; both bounds kept.
-        c.store(b.player, b.opponent, 9, 7, 26);
+        c.store(b.player, b.opponent, 9, 7, MoveHint::square(26));
         let hit = c.probe(b.player, b.opponent).unwrap();
-        assert_eq!((hit.lower, hit.upper, hit.best), (5, 7, 26));
+        assert_eq!(
+            (hit.lower, hit.upper, hit.best),
+            (5, 7, MoveHint::square(26))
+        );
         // The colour-swapped position is another position.
         assert_eq!(c.probe(b.opponent, b.player), None);
         // A position in the same slot replaces it.
@@ -113,7 +113,7 @@ mod tests {
         while EndCache::slot(other.player, other.opponent) != EndCache::slot(b.player, b.opponent) {
             other = Board::new(other.player.wrapping_add(1 << 20), other.opponent);
         }
-        c.store(other.player, other.opponent, 0, -2, 64);
+        c.store(other.player, other.opponent, 0, -2, MoveHint::NONE);
         assert_eq!(c.probe(b.player, b.opponent), None);
         assert_eq!(c.probe(other.player, other.opponent).unwrap().upper, -2);
     }

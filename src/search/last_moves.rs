@@ -1,12 +1,20 @@
-//! Exact solving of the last 1 to 4 empties: no move generation (a square is tried only when it
-//! touches an opponent disc), quadrant-parity order, and the final empty scored by counting the
-//! flips without making the move; four empties also try the stability cut-off. All are
-//! null-window (fail-soft) searches around `alpha`.
+//! Exact solving of the last empties, without the table or a move list. From 5 to
+//! [`SHALLOW_MAX`] empties: parity order over the empties, flips computed directly. The last 1
+//! to 4: no move generation (a square is tried only when it touches an opponent disc),
+//! quadrant-parity order, and the final empty scored by counting the flips without making the
+//! move; four empties and more also try the stability cut-off. All are null-window (fail-soft)
+//! searches around `alpha`.
 
 use super::context::Context;
-use super::endgame::stability_cut;
+use super::ordering::{odd_quadrants, parity_order};
+use super::stability::stability_cut;
 use crate::board::flip::{flips, last_flip_count};
+use crate::board::movegen::legal_moves;
+use crate::board::Board;
 use crate::eval::Evaluator;
+
+/// At most this many empties: the shallow tier (no table, no move list, parity order).
+pub const SHALLOW_MAX: u32 = 6;
 
 /// Squares adjacent to each square.
 pub static NEIGHBOURS: [u64; 64] = build_neighbours();
@@ -33,39 +41,7 @@ const fn build_neighbours() -> [u64; 64] {
     t
 }
 
-/// Union of the quadrants (a1-d4, e1-h4, a5-d8, e5-h8) holding an odd number of empties.
-#[inline(always)]
-pub fn odd_quadrants(empties: u64) -> u64 {
-    // Fold each quadrant's parity onto its lowest square (a1, e1, a5, e5): across the four
-    // columns of each half-row, then across the four rows of each half-board.
-    let mut x = empties ^ (empties >> 1);
-    x ^= x >> 2;
-    x ^= x >> 8;
-    x ^= x >> 16;
-    // Each parity bit, times the pattern of a quadrant at a1, spreads over its own quadrant
-    // (the four products do not overlap, so their sum is their union).
-    (x & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
-}
-
-/// Final score with `empties` empty squares left, all given to the winner.
-#[inline(always)]
-pub fn final_score(player: u64, opponent: u64) -> i32 {
-    let p = player.count_ones() as i32;
-    let o = opponent.count_ones() as i32;
-    let e = 64 - p - o;
-    let d = p - o;
-    if d > 0 {
-        d + e
-    } else if d < 0 {
-        d - e
-    } else {
-        0
-    }
-}
-
 /// Flips of `player` on `sq`, skipping the flip kernel when no opponent disc is adjacent.
-/// (The BMI2 kernel here instead of the AVX-512 one: FFO #40-#49 alternating on one core,
-/// three rounds, min 16.38 -> 17.38 s. Not kept.)
 #[inline(always)]
 fn flips_near(sq: usize, player: u64, opponent: u64) -> u64 {
     if NEIGHBOURS[sq] & opponent != 0 {
@@ -102,9 +78,80 @@ pub fn solve_1(player: u64, alpha: i32, sq: usize) -> i32 {
 }
 
 impl<E: Evaluator> Context<'_, E> {
-    /// Two empties `a`, `b`; null window around `alpha`. (The side to move's pass, here and in
-    /// [`Context::solve_3`], in a cold function not inlined, to halve the inlined code: FFO
-    /// #40-#49 alternating on one core, three rounds, min 16.50 -> 16.77 s. Not kept.)
+    /// Null-window exact search around `alpha` of a position with `n` empties, at most
+    /// [`SHALLOW_MAX`]: fail-soft, as the endgame's deeper tiers.
+    #[inline(always)]
+    pub fn solve_last(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        if n > 4 {
+            self.solve_shallow(player, opponent, alpha, n)
+        } else {
+            self.solve_small(player, opponent, alpha, n)
+        }
+    }
+
+    #[inline(always)]
+    fn solve_small(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        let e = !(player | opponent);
+        match n {
+            4 => self.solve_4(player, opponent, alpha),
+            3 => self.solve_3(player, opponent, alpha, parity_order(e)),
+            2 => {
+                let a = e.trailing_zeros() as usize;
+                let b = (e & (e - 1)).trailing_zeros() as usize;
+                self.solve_2(player, opponent, alpha, a, b)
+            }
+            1 => {
+                self.nodes += 1;
+                solve_1(player, alpha, e.trailing_zeros() as usize)
+            }
+            _ => {
+                self.nodes += 1;
+                Board::new(player, opponent).final_score()
+            }
+        }
+    }
+
+    /// 5 to [`SHALLOW_MAX`] empties: parity order over the empties, flips computed directly.
+    fn solve_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = stability_cut(player, opponent, alpha, n) {
+            return v;
+        }
+        let e = !(player | opponent);
+        let odd = odd_quadrants(e);
+        let mut best = i32::MIN;
+        for part in [e & odd, e & !odd] {
+            let mut m = part;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if NEIGHBOURS[sq] & opponent == 0 {
+                    continue;
+                }
+                let f = flips(sq, player, opponent);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.solve_last(opponent ^ f, player ^ f ^ (1 << sq), -alpha - 1, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best != i32::MIN {
+            return best;
+        }
+        if legal_moves(opponent, player) != 0 {
+            -self.solve_shallow(opponent, player, -alpha - 1, n)
+        } else {
+            Board::new(player, opponent).final_score()
+        }
+    }
+
+    /// Two empties `a`, `b`; null window around `alpha`.
     #[inline(always)]
     pub fn solve_2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
         self.nodes += 1;
@@ -114,7 +161,7 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(v) = self.moves_2(opponent, player, -alpha - 1, a, b) {
             return -v;
         }
-        final_score(player, opponent)
+        Board::new(player, opponent).final_score()
     }
 
     #[inline(always)]
@@ -136,9 +183,7 @@ impl<E: Evaluator> Context<'_, E> {
         (best != i32::MIN).then_some(best)
     }
 
-    /// Three empties in `sq` (already in parity order); null window around `alpha`. (Re-sorting
-    /// the three by the parity left after the fourth-to-last move: FFO #40-#49 1,019.0 M ->
-    /// 1,009.3 M nodes but 1.6 % slower in two alternating rounds; not kept.)
+    /// Three empties in `sq` (already in parity order); null window around `alpha`.
     pub fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, sq: [usize; 3]) -> i32 {
         self.nodes += 1;
         if let Some(v) = self.moves_3(player, opponent, alpha, sq) {
@@ -147,7 +192,7 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(v) = self.moves_3(opponent, player, -alpha - 1, sq) {
             return -v;
         }
-        final_score(player, opponent)
+        Board::new(player, opponent).final_score()
     }
 
     #[inline(always)]
@@ -187,7 +232,7 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(v) = self.moves_4(opponent, player, -alpha - 1, sq) {
             return -v;
         }
-        final_score(player, opponent)
+        Board::new(player, opponent).final_score()
     }
 
     #[inline(always)]
@@ -213,90 +258,5 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         (best != i32::MIN).then_some(best)
-    }
-}
-
-/// The `N` lowest empties in parity order: those of odd quadrants first, each group in
-/// square order. Branch-free: the odd group and the even group are one 128-bit set (the
-/// even group in the high half) whose lowest bits are taken one by one.
-#[inline(always)]
-pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
-    let odd = odd_quadrants(empties);
-    let mut set = u128::from(empties & odd) | u128::from(empties & !odd) << 64;
-    let mut out = [0usize; N];
-    for sq in out.iter_mut() {
-        *sq = (set.trailing_zeros() & 63) as usize;
-        set &= set.wrapping_sub(1);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::Rng;
-
-    /// The four quadrants' squares: a1-d4, e1-h4, a5-d8, e5-h8.
-    const QUADRANT_MASKS: [u64; 4] = [
-        0x0000_0000_0F0F_0F0F,
-        0x0000_0000_F0F0_F0F0,
-        0x0F0F_0F0F_0000_0000,
-        0xF0F0_F0F0_0000_0000,
-    ];
-
-    /// Quadrant (index into [`QUADRANT_MASKS`]) of a square.
-    fn quadrant(sq: usize) -> usize {
-        ((sq >> 2) & 1) | ((sq >> 4) & 2)
-    }
-
-    /// The folded parities agree with counting each quadrant's empties, on sparse and dense
-    /// random sets and on every single square.
-    #[test]
-    fn odd_quadrants_match_counting() {
-        let counted = |e: u64| {
-            QUADRANT_MASKS
-                .iter()
-                .filter(|&&q| (e & q).count_ones() % 2 == 1)
-                .fold(0, |m, q| m | q)
-        };
-        let mut rng = Rng::new(5);
-        for k in 0..30_000 {
-            let e = match k % 3 {
-                0 => rng.next_u64(),
-                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
-                _ => rng.next_u64() | rng.next_u64(),
-            };
-            assert_eq!(odd_quadrants(e), counted(e), "{e:#x}");
-        }
-        for sq in 0..64 {
-            assert_eq!(odd_quadrants(1 << sq), QUADRANT_MASKS[quadrant(sq)]);
-        }
-    }
-
-    /// The empties of `e`, those of odd quadrants first, each group ascending.
-    fn sorted_by_parity(e: u64) -> Vec<usize> {
-        let odd = odd_quadrants(e);
-        let mut squares: Vec<usize> = (0..64).filter(|&s| e & (1 << s) != 0).collect();
-        squares.sort_by_key(|&s| odd & (1 << s) == 0);
-        squares
-    }
-
-    /// Parity order holds the empties once each, odd quadrants' first, each group ascending.
-    #[test]
-    fn parity_order_puts_odd_quadrants_first() {
-        let mut rng = Rng::new(9);
-        for _ in 0..10_000 {
-            let mut e = 0u64;
-            while e.count_ones() < 4 {
-                e |= 1 << rng.below(64);
-            }
-            assert_eq!(parity_order::<4>(e).to_vec(), sorted_by_parity(e), "{e:#x}");
-            let three = e & (e - 1);
-            assert_eq!(
-                parity_order::<3>(three).to_vec(),
-                sorted_by_parity(three),
-                "{three:#x}"
-            );
-        }
     }
 }

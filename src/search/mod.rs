@@ -1,36 +1,44 @@
 //! The search: midgame principal-variation search with iterative deepening and aspiration, the
 //! exact endgame solver, the shared transposition table, move ordering, time limits and
 //! several threads. It depends on the board and the `Evaluator` interface only, never on who
-//! asked.
+//! asked. Callers use only what this file exports: [`Searcher`] (with [`Limits`] in,
+//! [`Report`] out), [`FixedDepth`] for depth-limited values, [`solve_root`], the table, the
+//! ProbCut model and the book [`SearchValuer`].
+//!
+//! The modules, in dependency order (each uses only those before it): `limits`, `tt_memory`,
+//! `tt`, `end_cache`, `stability`, `probcut` (the model), `ordering` (move lists and their
+//! scores), `parallel` (split points, without the search), `context` (a thread's state),
+//! `last_moves` (the solvers of the last empties), `node` (the node search), `root`
+//! (iterative deepening, aspiration, the solve's passes); `valuer` uses the `Searcher` here.
 
-pub mod context;
-pub mod end_cache;
-pub mod endgame;
-pub mod last_moves;
-pub mod limits;
-pub mod midgame;
-pub mod ordering;
-pub mod parallel;
-pub mod probcut;
-pub mod root;
-pub mod stability;
-pub mod tt;
-pub mod tt_memory;
-pub mod valuer;
+mod context;
+mod end_cache;
+mod last_moves;
+mod limits;
+mod node;
+mod ordering;
+mod parallel;
+mod probcut;
+mod root;
+mod stability;
+mod tt;
+mod tt_memory;
+mod valuer;
 
 pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
+pub use probcut::{ProbCutError, ProbCutModel, Sample, MAX_FIT_DEPTH};
 pub use root::Report;
+pub use tt::{TranspositionTable, TtData};
+pub use valuer::SearchValuer;
 
-use crate::board::{Board, Move};
+use crate::board::{Board, Move, Square};
 use crate::book::BookLookup;
 use crate::eval::Evaluator;
 use context::Context;
 use parallel::SplitPool;
-use probcut::ProbCutModel;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use tt::TranspositionTable;
 
 /// A search engine: the shared table, the evaluation and the thread count. One search runs at
 /// a time; `stop` (shared with whoever asked) ends it early.
@@ -132,7 +140,7 @@ impl<E: Evaluator> Searcher<E> {
         let pool = SplitPool::default();
         let mut result = std::thread::scope(|scope| {
             for _ in 1..self.threads {
-                scope.spawn(|| pool.helper_loop(&self.tt, &*self.eval, &self.probcut));
+                scope.spawn(|| node::help(&pool, &self.tt, &*self.eval, &self.probcut));
             }
             let mut ctx = Context::new(&self.tt, &*self.eval, stop)
                 .with_probcut(&self.probcut)
@@ -149,6 +157,46 @@ impl<E: Evaluator> Searcher<E> {
         result.nodes += pool.helper_nodes.load(Ordering::Relaxed);
         result
     }
+}
+
+/// Depth-limited searches of positions one after another on one thread, the caller's table
+/// and no book: the values the trainer's evaluation and the ProbCut fitter measure.
+pub struct FixedDepth<'a, E: Evaluator> {
+    ctx: Context<'a, E>,
+}
+
+impl<'a, E: Evaluator> FixedDepth<'a, E> {
+    /// Searches without pruning (selectivity 0).
+    pub fn new(tt: &'a TranspositionTable, eval: &'a E) -> Self {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        FixedDepth {
+            ctx: Context::new(tt, eval, &NEVER),
+        }
+    }
+
+    /// Prunes by Multi-ProbCut with `model` at `level`.
+    pub fn with_probcut(mut self, model: &'a ProbCutModel, level: Selectivity) -> Self {
+        self.ctx = self.ctx.with_probcut(model);
+        self.ctx.selectivity = level.0;
+        self
+    }
+
+    /// The value of `board` for the side to move searched `depth` plies in a full window
+    /// (static evaluation at 0, exact once the depth reaches the end of the game).
+    pub fn value(&mut self, board: &Board, depth: u32) -> i32 {
+        self.ctx
+            .pvs_mid(board.player, board.opponent, -64, 64, depth)
+    }
+}
+
+/// The legal moves of `board` in the order the midgame's shallow nodes search them (by the
+/// opponent's mobility after the move and square classes).
+pub fn mobility_order(board: &Board) -> Vec<Square> {
+    let mut list = ordering::MoveList::new(board.player, board.opponent, board.legal_moves());
+    list.score_mobility(board.player, board.opponent);
+    (0..list.len())
+        .map(|i| Square::from_index(list.pick(i).sq as u32))
+        .collect()
 }
 
 /// Result of a root solve (see [`solve_root`]).
@@ -190,3 +238,6 @@ pub fn solve_root<E: Evaluator>(
         nodes: r.nodes,
     }
 }
+
+#[cfg(test)]
+mod tests;

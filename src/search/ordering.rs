@@ -3,8 +3,8 @@
 //! potential mobility, discs made stable around the corners, quadrant parity and square
 //! classes.
 
-use super::last_moves::odd_quadrants;
 use super::stability::corner_stable;
+use super::tt::MoveHint;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::CORNERS;
@@ -106,11 +106,6 @@ impl MoveList {
     }
 
     #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Candidate] {
         &mut self.items[..self.len]
     }
@@ -120,16 +115,10 @@ impl MoveList {
         &self.items[..self.len]
     }
 
-    /// The candidate at position `i`.
-    #[inline(always)]
-    pub fn get(&self, i: usize) -> Candidate {
-        self.items[i]
-    }
-
     /// Moves the candidate on `sq` (if in the list) to the front; says whether it was there.
     #[inline]
-    pub fn move_to_front(&mut self, sq: u8) -> bool {
-        match self.as_slice().iter().position(|c| c.sq == sq) {
+    pub fn move_to_front(&mut self, hint: MoveHint) -> bool {
+        match self.as_slice().iter().position(|c| hint.is(c.sq)) {
             Some(k) => {
                 self.items.swap(0, k);
                 true
@@ -139,8 +128,7 @@ impl MoveList {
     }
 
     /// Moves the best-scored candidate among `i..` to position `i` and returns it
-    /// (selection sort step: cheap when a cut-off comes early). (A branch-free maximum over
-    /// score-and-position keys: identical nodes, no faster on FFO #45-#49. Not kept.)
+    /// (selection sort step: cheap when a cut-off comes early).
     #[inline(always)]
     pub fn pick(&mut self, i: usize) -> Candidate {
         let mut best = i;
@@ -164,7 +152,13 @@ impl MoveList {
     /// twice), few potential replies (when `potential`), many of our discs made stable around
     /// the corners, odd quadrants first; the table move before all.
     #[inline]
-    pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: u8, potential: bool) {
+    pub fn score_endgame(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        tt_move: MoveHint,
+        potential: bool,
+    ) {
         if potential {
             self.score_endgame_with(player, opponent, tt_move, |_, _, _, _| 0);
         } else {
@@ -181,7 +175,7 @@ impl MoveList {
         &mut self,
         player: u64,
         opponent: u64,
-        tt_move: u8,
+        tt_move: MoveHint,
         mut extra: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
     ) {
         self.score_fastest_first(player, opponent, tt_move, |c, child, replies| {
@@ -192,20 +186,17 @@ impl MoveList {
     }
 
     /// Fastest-first without potential replies, plus `extra(candidate, child, replies)`.
-    /// (One loop with the potential replies behind a flag instead of this layer and the one
-    /// above: identical nodes but FFO #41-#43 22,461.7 M -> 22,649.1 M instructions on an
-    /// AVX2 build, the flag tested per move. Not kept.)
     #[inline(always)]
     fn score_fastest_first(
         &mut self,
         player: u64,
         opponent: u64,
-        tt_move: u8,
+        tt_move: MoveHint,
         mut extra: impl FnMut(&Candidate, (u64, u64), u64) -> i32,
     ) {
         let odd = odd_quadrants(!(player | opponent));
         for c in self.as_mut_slice() {
-            if c.sq == tt_move {
+            if tt_move.is(c.sq) {
                 c.score = 1 << 30;
                 continue;
             }
@@ -225,9 +216,9 @@ impl MoveList {
 impl MoveList {
     /// Puts the table move (if any) first.
     #[inline]
-    pub fn boost(&mut self, tt_move: u8) {
+    pub fn boost(&mut self, tt_move: MoveHint) {
         for c in self.as_mut_slice() {
-            if c.sq == tt_move {
+            if tt_move.is(c.sq) {
                 c.score = 1 << 30;
             }
         }
@@ -243,38 +234,127 @@ impl MoveList {
             c.score = -mobility * REPLY_WEIGHT + SQUARE_BONUS[c.sq as usize];
         }
     }
+
+    /// Orders by `value(candidate, child)`, a shallow search's value of the child (opponent to
+    /// move) for us, less the opponent's mobility and potential mobility after the move
+    /// ([`ORDER_MOBILITY_WEIGHT`], [`ORDER_POTENTIAL_WEIGHT`]); the move on `skip` (the table
+    /// move, searched already or to be searched first) goes first without a search.
+    #[inline(always)]
+    pub fn score_by_values(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        skip: MoveHint,
+        mut value: impl FnMut(&Candidate, (u64, u64)) -> i32,
+    ) {
+        for c in self.as_mut_slice() {
+            if skip.is(c.sq) {
+                c.score = 1 << 30;
+                continue;
+            }
+            let (np, no) = c.child(player, opponent);
+            if np == 0 {
+                c.score = 1 << 29; // wipe-out
+                continue;
+            }
+            let replies = legal_moves(np, no);
+            let mobility = weighted_mobility(replies);
+            let potential = potential_moves(np, no).count_ones() as i32;
+            let value = value(c, (np, no));
+            c.score = value * ORDER_DISC
+                - mobility * ORDER_MOBILITY_WEIGHT
+                - potential * ORDER_POTENTIAL_WEIGHT;
+        }
+    }
 }
+
+/// Union of the quadrants (a1-d4, e1-h4, a5-d8, e5-h8) holding an odd number of empties.
+#[inline(always)]
+pub fn odd_quadrants(empties: u64) -> u64 {
+    // Fold each quadrant's parity onto its lowest square (a1, e1, a5, e5): across the four
+    // columns of each half-row, then across the four rows of each half-board.
+    let mut x = empties ^ (empties >> 1);
+    x ^= x >> 2;
+    x ^= x >> 8;
+    x ^= x >> 16;
+    // Each parity bit, times the pattern of a quadrant at a1, spreads over its own quadrant
+    // (the four products do not overlap, so their sum is their union).
+    (x & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
+}
+
+/// The `N` lowest empties in parity order: those of odd quadrants first, each group in
+/// square order. Branch-free: the odd group and the even group are one 128-bit set (the
+/// even group in the high half) whose lowest bits are taken one by one.
+#[inline(always)]
+pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
+    let odd = odd_quadrants(empties);
+    let mut set = u128::from(empties & odd) | u128::from(empties & !odd) << 64;
+    let mut out = [0usize; N];
+    for sq in out.iter_mut() {
+        *sq = (set.trailing_zeros() & 63) as usize;
+        set &= set.wrapping_sub(1);
+    }
+    out
+}
+
+/// From this depth on, moves are ordered by shallow searches of the children.
+pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
+
+/// Ordering score of one disc of a child's shallow-search value.
+pub const ORDER_DISC: i32 = 256;
+/// Ordering score taken off per opponent reply after a move (corners twice): two discs.
+pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
+/// See [`ORDER_MOBILITY_WEIGHT`].
+pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
+
+/// Half-width around a null window of the ordering searches (a full window before a solve).
+pub const SORT_WINDOW: i32 = 4;
+
+/// The window of the ordering searches at a null-window node around `alpha`, reaching `below`
+/// discs below alpha and `above` discs above alpha + 1.
+#[inline(always)]
+pub fn sort_window(alpha: i32, below: i32, above: i32) -> (i32, i32) {
+    ((alpha - below).max(-64), (alpha + 1 + above).min(64))
+}
+
+/// Depth of the ordering searches at a node of depth `depth`.
+#[inline(always)]
+pub fn sort_depth_for(depth: u32) -> u32 {
+    match depth {
+        0..=5 => 0,
+        6..=8 => 1,
+        9..=12 => 2,
+        _ => 3,
+    }
+}
+
+/// Empties from which endgame nodes order their moves by shallow searches.
+pub const END_SORT_SEARCH_MIN: u32 = 18;
+
+/// At least this many empties (and below [`END_SORT_SEARCH_MIN`]): fastest-first adds each
+/// child's static evaluation.
+pub const END_EVAL_ORDER_MIN: u32 = 12;
+/// Ordering score per disc of the child's evaluation (fastest-first: [`REPLY_WEIGHT`] per reply).
+pub const EVAL_ORDER_WEIGHT: i32 = 16;
+
+/// The endgame ordering searches' window reaches this many discs below alpha (and
+/// [`END_SORT_ABOVE`] above).
+pub const END_SORT_BELOW: i32 = 16;
+/// See [`END_SORT_BELOW`].
+pub const END_SORT_ABOVE: i32 = 2;
 
 /// Fastest-first's and the mobility order's score taken off per reply the opponent has after
 /// a move (corners counted twice, [`weighted_mobility`]). The other fastest-first weights are
 /// in these units (the midgame ordering searches have their own scale, from
-/// [`super::midgame::ORDER_DISC`]).
+/// [`ORDER_DISC`]).
 pub const REPLY_WEIGHT: i32 = 64;
 
 /// Fastest-first's score taken off per potential reply of the opponent (an empty square next
 /// to one of our discs), against [`REPLY_WEIGHT`] per reply. Was 8; 16 measured with
-/// [`super::endgame::EVAL_ORDER_WEIGHT`] 16 (see there).
+/// [`EVAL_ORDER_WEIGHT`] 16 (see there).
 pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
 
-/// Fastest-first's score added per disc of ours on or beside a corner we hold after a move
-/// ([`corner_stable`]), against [`REPLY_WEIGHT`] per opponent reply. Measured, one
-/// thread, nodes: FFO #40-#49 without 655.6 M; 8: 626.7 M, 16: 619.2 M, 24: 625.5 M, 32:
-/// 635.5 M, 64: 696.7 M. With 16: #51 + #52 + #56 2,047.6 M -> 1,980.0 M, #53 2,157.1 M ->
-/// 2,108.8 M, #58 5,660.4 M -> 5,625.7 M. (Exact edge stability from the stability table
-/// instead, 8 or 12 per disc: #40-#49 611.3 M / 610.4 M but #51 + #52 + #56 2,006.8 M with 12;
-/// both together 1,990.6-1,996.3 M. The opponent's edge-stable discs taken off as well, fewer
-/// flips or fewer flipped discs next to an empty square preferred, a parity weight of 8 or 32
-/// instead of 16: each within 0.4 % or worse on #40-#49. The same term beside the ordering
-/// searches' values, 128 or 256 per disc: #51 + #52 + #56 1,973.8 M / 1,978.2 M, #53 + #58
-/// -0.3 %; in the midgame mobility order, 16 per disc: FFO #60-#79 depth 14 306.8 M ->
-/// 305.5 M nodes; 32 per disc where the children's evaluations are added (12-17 empties):
-/// #40-#49 614.4 M, #51 + #52 + #56 1,972.3 M, with 128 beside the ordering searches as well
-/// #53 + #58 7,722.7 M against 7,734.5 M; too small to keep. Leaving the term out at 7-11
-/// empties: #40-#49 647.3 M, at 12-17: 627.6 M, so both tiers gain. Other fastest-first
-/// weights again with the term: corners counted once or three times in the opponent's
-/// mobility 647.7 M / 620.3 M; square bonuses left out or tripled 629.8 M / 683.9 M; our own
-/// mobility after the move, 8 or 16 per move, 612.4 M / 612.2 M but one more move generation
-/// per child, not kept.)
+/// Fastest-first's score per disc of ours on or beside a corner we hold after the move.
 pub const CORNER_STABILITY_WEIGHT: i32 = 16;
 
 /// Number of `moves`, corners counted twice: the opponent's mobility as the orderings weigh
@@ -307,6 +387,7 @@ pub static SQUARE_BONUS: [i32; 64] = {
 mod tests {
     use super::*;
     use crate::board::tests::random_positions;
+    use crate::rng::Rng;
 
     /// Along random games, the list without a searched first move holds the same candidates
     /// in the same order as the whole list after that move was brought to the front.
@@ -321,7 +402,7 @@ mod tests {
                 let sq = m.trailing_zeros() as u8;
                 m &= m - 1;
                 let mut whole = MoveList::new(p, o, moves);
-                assert!(whole.move_to_front(sq));
+                assert!(whole.move_to_front(MoveHint::square(sq)));
                 let mut rest = MoveList::empty();
                 rest.fill_without_first(p, o, moves, sq);
                 let key = |c: &Candidate| (c.sq, c.flips);
@@ -332,5 +413,69 @@ mod tests {
             }
         });
         assert!(checked > 50_000, "{checked}");
+    }
+
+    /// The four quadrants' squares: a1-d4, e1-h4, a5-d8, e5-h8.
+    const QUADRANT_MASKS: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+
+    /// Quadrant (index into [`QUADRANT_MASKS`]) of a square.
+    fn quadrant(sq: usize) -> usize {
+        ((sq >> 2) & 1) | ((sq >> 4) & 2)
+    }
+
+    /// The folded parities agree with counting each quadrant's empties, on sparse and dense
+    /// random sets and on every single square.
+    #[test]
+    fn odd_quadrants_match_counting() {
+        let counted = |e: u64| {
+            QUADRANT_MASKS
+                .iter()
+                .filter(|&&q| (e & q).count_ones() % 2 == 1)
+                .fold(0, |m, q| m | q)
+        };
+        let mut rng = Rng::new(5);
+        for k in 0..30_000 {
+            let e = match k % 3 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                _ => rng.next_u64() | rng.next_u64(),
+            };
+            assert_eq!(odd_quadrants(e), counted(e), "{e:#x}");
+        }
+        for sq in 0..64 {
+            assert_eq!(odd_quadrants(1 << sq), QUADRANT_MASKS[quadrant(sq)]);
+        }
+    }
+
+    /// The empties of `e`, those of odd quadrants first, each group ascending.
+    fn sorted_by_parity(e: u64) -> Vec<usize> {
+        let odd = odd_quadrants(e);
+        let mut squares: Vec<usize> = (0..64).filter(|&s| e & (1 << s) != 0).collect();
+        squares.sort_by_key(|&s| odd & (1 << s) == 0);
+        squares
+    }
+
+    /// Parity order holds the empties once each, odd quadrants' first, each group ascending.
+    #[test]
+    fn parity_order_puts_odd_quadrants_first() {
+        let mut rng = Rng::new(9);
+        for _ in 0..10_000 {
+            let mut e = 0u64;
+            while e.count_ones() < 4 {
+                e |= 1 << rng.below(64);
+            }
+            assert_eq!(parity_order::<4>(e).to_vec(), sorted_by_parity(e), "{e:#x}");
+            let three = e & (e - 1);
+            assert_eq!(
+                parity_order::<3>(three).to_vec(),
+                sorted_by_parity(three),
+                "{three:#x}"
+            );
+        }
     }
 }

@@ -3,29 +3,32 @@
 //! point. Every thread takes moves from the split point's list; a cut-off, or the owner being
 //! told to stop, aborts the helpers working on it. Results are exact whatever the timing.
 
-use super::context::Context;
-use super::end_cache::EndCache;
 use super::ordering::Candidate;
-use crate::eval::Evaluator;
+use super::tt::MoveHint;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Shared moves of one node searched with a null window around `alpha`.
-pub struct SplitPoint {
+/// The node of a split point: searched with a null window around `alpha`, and what the
+/// helpers' contexts need to search its moves as the owner would.
+#[derive(Clone, Copy, Debug)]
+pub struct SplitNode {
     pub player: u64,
     pub opponent: u64,
     /// Empties of the node.
     pub empties: u32,
-    /// Midgame depth of the node, or `None` in the endgame solver.
-    pub depth: Option<u32>,
     pub alpha: i32,
     /// Multi-ProbCut level of the owner's search.
     pub selectivity: u8,
-    /// The owner's ordering window ([`Context::ordering_window`]).
+    /// The owner's ordering window (`Context::ordering_window`).
     pub ordering_window: i32,
-    /// The owner's least table depth ([`Context::tt_min_depth`]).
+    /// The owner's least table depth (`Context::tt_min_depth`).
     pub tt_min_depth: u32,
+}
+
+/// Shared moves of one endgame node.
+pub struct SplitPoint {
+    pub node: SplitNode,
     moves: Vec<Candidate>,
     next: AtomicUsize,
     /// Threads (other than the owner) still searching a move of this split point.
@@ -33,12 +36,24 @@ pub struct SplitPoint {
     /// Set on a cut-off or when the owner stops: helpers drop their move.
     pub abort: AtomicBool,
     /// Best value and move found by anyone.
-    best: Mutex<(i32, u8)>,
+    best: Mutex<(i32, MoveHint)>,
 }
 
 impl SplitPoint {
+    /// The split point of `node` with `moves` still to search, best first.
+    pub fn new(node: SplitNode, moves: Vec<Candidate>) -> SplitPoint {
+        SplitPoint {
+            node,
+            moves,
+            next: AtomicUsize::new(0),
+            workers: AtomicUsize::new(0),
+            abort: AtomicBool::new(false),
+            best: Mutex::new((i32::MIN, MoveHint::NONE)),
+        }
+    }
+
     /// Takes the next unsearched move, if any and not aborted.
-    fn take(&self) -> Option<Candidate> {
+    pub fn take(&self) -> Option<Candidate> {
         if self.abort.load(Relaxed) {
             return None;
         }
@@ -47,29 +62,44 @@ impl SplitPoint {
     }
 
     /// Records a finished move's value; true when it cuts off.
-    fn record(&self, v: i32, sq: u8) -> bool {
+    pub fn record(&self, v: i32, sq: u8) -> bool {
         if let Ok(mut b) = self.best.lock() {
             if v > b.0 {
-                *b = (v, sq);
+                *b = (v, MoveHint::square(sq));
             }
         }
-        if v > self.alpha {
+        if v > self.node.alpha {
             self.abort.store(true, Relaxed);
             true
         } else {
             false
         }
     }
+
+    /// Waits for the helpers to finish, aborting them once `should_stop` says so; the
+    /// processor is offered to other threads now and then (a system call each time, so not
+    /// at every turn). Returns the best (value, move) found.
+    pub fn finish(&self, mut should_stop: impl FnMut() -> bool) -> (i32, MoveHint) {
+        let mut turns = 0u32;
+        while self.workers.load(Acquire) > 0 {
+            if should_stop() {
+                self.abort.store(true, Relaxed);
+            }
+            std::hint::spin_loop();
+            turns += 1;
+            if turns.is_multiple_of(64) {
+                std::thread::yield_now();
+            }
+        }
+        self.best
+            .lock()
+            .map(|b| *b)
+            .unwrap_or((i32::MIN, MoveHint::NONE))
+    }
 }
 
-/// How long an idle helper watches for a split point before it sleeps on the condition
-/// variable. Waking a sleeping thread costs a system call and, on a virtual machine, an
-/// interrupt to a halted virtual CPU. With helpers that slept at once, a fresh endgame cache
-/// per split point and an owner yielding at every turn while it waited, two threads on a
-/// 2-vCPU KVM guest in a slow spell searched FFO #49 no faster than one (12.9 s against
-/// 13.9 s, 148 % CPU, 2.45 s of it in the kernel). Side by side later, alternating, two
-/// threads: #49 8.17 / 7.85 s before, 7.28 / 6.90 s with this, kernel time 0.66 / 0.56 s ->
-/// 0.16 / 0.21 s; #40-#49 27.9 / 30.4 s before, 29.8 / 28.4 s with this (within the noise).
+/// How long an idle helper watches for a split point before it sleeps (waking costs a system
+/// call).
 const IDLE_SPIN: Duration = Duration::from_millis(2);
 
 /// The idle helper threads and the split point waiting for them.
@@ -95,7 +125,7 @@ impl SplitPool {
     }
 
     /// Offers `sp` to one idle helper; false when none took the slot.
-    fn offer(&self, sp: &Arc<SplitPoint>) -> bool {
+    pub fn offer(&self, sp: &Arc<SplitPoint>) -> bool {
         let Ok(mut slot) = self.pending.lock() else {
             return false;
         };
@@ -174,115 +204,13 @@ impl SplitPool {
         }
     }
 
-    /// The loop of a helper thread: wait for a split point, search its moves, repeat.
-    pub fn helper_loop<E: Evaluator>(
-        &self,
-        tt: &super::tt::TranspositionTable,
-        eval: &E,
-        probcut: &super::probcut::ProbCutModel,
-    ) {
-        // The helper's endgame cache lives as long as the helper, from split point to split
-        // point.
-        let mut end_cache = EndCache::default();
+    /// The loop of a helper thread: waits for a split point, has `help` search its moves
+    /// (returning the nodes it counted), repeats until shut down.
+    pub fn helper_loop(&self, mut help: impl FnMut(&SplitPoint) -> u64) {
         while let Some(sp) = self.wait_for_work() {
-            let mut ctx = Context::new_with_end_cache(tt, eval, &sp.abort, end_cache)
-                .with_probcut(probcut)
-                .with_pool(self);
-            ctx.selectivity = sp.selectivity;
-            ctx.ordering_window = sp.ordering_window;
-            ctx.tt_min_depth = sp.tt_min_depth;
-            work_on(&mut ctx, &sp);
-            self.helper_nodes.fetch_add(ctx.nodes, Relaxed);
-            end_cache = ctx.end_cache;
+            let nodes = help(&sp);
+            self.helper_nodes.fetch_add(nodes, Relaxed);
             sp.workers.fetch_sub(1, AcqRel);
         }
-    }
-}
-
-/// Searches moves of `sp` until none is left or it is aborted.
-fn work_on<E: Evaluator>(ctx: &mut Context<'_, E>, sp: &SplitPoint) {
-    while let Some(c) = sp.take() {
-        let (np, no) = c.child(sp.player, sp.opponent);
-        let v = match sp.depth {
-            None => -ctx.nws_end(np, no, -sp.alpha - 1, sp.empties - 1),
-            Some(d) => -ctx.nws_mid(np, no, -sp.alpha - 1, d - 1),
-        };
-        if ctx.stopped {
-            return;
-        }
-        if sp.record(v, c.sq) {
-            return;
-        }
-    }
-}
-
-impl<E: Evaluator> Context<'_, E> {
-    /// True when an idle helper could take a split point now.
-    #[inline(always)]
-    pub fn can_split(&self) -> bool {
-        self.pool.is_some_and(|p| p.has_idle())
-    }
-
-    /// Shares `rest` (moves still to search, best first) of a null-window node with idle
-    /// helpers and searches them too. Returns the best (value, move) over them, or `None` when
-    /// no helper was free (the caller then searches them alone).
-    pub fn split(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        empties: u32,
-        depth: Option<u32>,
-        alpha: i32,
-        rest: Vec<Candidate>,
-    ) -> Option<(i32, u8)> {
-        let pool = self.pool?;
-        let sp = Arc::new(SplitPoint {
-            player,
-            opponent,
-            empties,
-            depth,
-            alpha,
-            selectivity: self.selectivity,
-            ordering_window: self.ordering_window,
-            tt_min_depth: self.tt_min_depth,
-            moves: rest,
-            next: AtomicUsize::new(0),
-            workers: AtomicUsize::new(0),
-            abort: AtomicBool::new(false),
-            best: Mutex::new((i32::MIN, 64)),
-        });
-        if !pool.offer(&sp) {
-            return None;
-        }
-        // The owner works on its own split point with its own stop flag.
-        while let Some(c) = sp.take() {
-            let (np, no) = c.child(player, opponent);
-            let v = match depth {
-                None => -self.nws_end(np, no, -alpha - 1, empties - 1),
-                Some(d) => -self.nws_mid(np, no, -alpha - 1, d - 1),
-            };
-            if self.stopped {
-                sp.abort.store(true, Relaxed);
-                break;
-            }
-            if sp.record(v, c.sq) {
-                break;
-            }
-        }
-        // Wait for the helpers, passing on a stop request; the processor is offered to other
-        // threads now and then (a system call each time, so not at every turn).
-        let mut turns = 0u32;
-        while sp.workers.load(Acquire) > 0 {
-            if self.should_stop() {
-                sp.abort.store(true, Relaxed);
-            }
-            std::hint::spin_loop();
-            turns += 1;
-            if turns.is_multiple_of(64) {
-                std::thread::yield_now();
-            }
-        }
-        let best = sp.best.lock().map(|b| *b).unwrap_or((i32::MIN, 64));
-        Some(best)
     }
 }

@@ -1,11 +1,10 @@
 //! The root: iterative deepening with aspiration windows over the root moves, the final exact
 //! or win/loss/draw solve, the principal variation, and progress reports after each iteration.
 
-use super::context::Context;
+use super::context::{Context, TT_MIN_DEPTH};
 use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
-use super::midgame::{SORT_WINDOW, TT_MIN_DEPTH};
-use super::ordering::MoveList;
-use super::tt::NO_SELECTIVITY;
+use super::ordering::{MoveList, SORT_WINDOW};
+use super::tt::{MoveHint, NO_SELECTIVITY};
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use std::time::Instant;
@@ -35,59 +34,17 @@ struct RootMove {
 }
 
 /// Midgame iterations stop this many plies short of the end before a solve (the selective
-/// pass at full depth does the rest). Measured with that pass, one thread, FFO #40-#49:
-/// gap 6: 2,084 M nodes; 10: 1,315 M (47.9 s); 12: 1,311 M; 14: 1,216 M (38.6 s); 16: 1,365 M;
-/// on #50-#52 gap 14 takes 1.6 % more nodes than 10 but 26 % less time (fewer evaluations).
-/// Smaller solves (below [`SELECTIVE_SOLVE_MIN`]) keep the gap of 10 and no selective pass.
-/// Again with mobility beside the ordering searches' values, FFO #51 + #52 + #56 nodes: gap 12
-/// 2,307.6 M, 14 2,090.4 M, 16 2,134.5 M.
+/// pass at full depth does the rest); smaller solves stop 10 short.
 const SOLVE_PRESEARCH_GAP: u32 = 14;
 const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// The selective passes at full depth before an exact solve (levels of
-/// [`Selectivity::PERCENT`], least sure first): they fill the table with good moves and bounds
-/// for the exact pass, as Edax's and Egaroucid's solvers do. Measured on FFO #40-#44 (nodes of
-/// the whole solve, one thread): none 169.2 M, 95 % 110.3 M, 87 % 106.5 M, 87+98 % 105.6 M,
-/// 73+95 % 106.2 M, 73+95+99 % 112.6 M, all five 120.6 M; on #40-#49 none 1,653 M, 87 %
-/// 1,393 M, 95 % 1,385 M (the passes cost time in evaluations). With the children's
-/// evaluations in the endgame ordering, on #50-#52 (26-27 empties): 95 % 2,685 M nodes 74.0 s,
-/// 87+95 % 2,723 M 72.2 s, 95+98 % 2,356 M 69.4 s, 95+98+99 % 2,299 M 73.1 s; #40-#49: 95 %
-/// 1,019.3 M, 95+98 % 1,019.0 M. With the table move searched before the others are ordered
-/// (one thread, seconds, two alternating rounds): #40-#49 95+98 % 19.85 / 19.29, 95 % 18.02 /
-/// 18.06, 98 % 21.82, 87+98 % 18.69; #50-#52 95+98 % 43.5 / 42.0, 95 % 42.2 / 42.0; #53 95+98 %
-/// 2,695.2 M nodes 74.0 s, 95 % 2,945.9 M 71.6 s (more nodes, fewer of them evaluated).
-/// Re-measured once the passes' full-depth results were no longer stored as exact (they had
-/// been, wrongly, and the exact pass had used them as bounds), FFO #40-#49 nodes: 95 %
-/// 668.4 M, 98 % 707.1 M, 95+98 % 656.5 M, 87+95 % 643.0 M, 87+98 % 635.1 M, 87+95+98 %
-/// 629.3 M; seconds (alternating) 95 % 19.8 / 18.6 against 87+95 % 19.1 / 18.5, but #50-#53
-/// 123.1 s against 124.3 s (#53 79.5 against 82.4 s), so the deeper solves keep 95 % alone.
-/// Again with the table's cost-based replacement, nodes: #50-#54 and #56-#57 95 % 13,896.5 M,
-/// 95+98 % 13,108.1 M, 95+98+99 % 13,407.6 M; #55 95 % 19,482.6 M, 95+98 % 18,202.3 M. The
-/// 98 % pass evaluates more per node: run side by side (one core each, two rounds), #53, #56
-/// and #57 took 181.4 / 175.7 s with 95 % and 187.2 / 184.5 s with 95+98 %. Not kept.
-/// Again once the solve's midgame nodes skipped the table below depth 4, FFO #55 (one thread,
-/// side by side): 95+98 % 9,440.3 M nodes in 347.0 s (the 98 % pass 42.5 s), 87+95 %
-/// 10,313.9 M in 337.3 s, against 95 % 10,202.1 M in 319-334 s. 87 % alone over the whole
-/// suite: #54 3,169.4 M against 3,459.9 M nodes, but #52 374.8 M against 219.2 M and #55
-/// 17,398.6 M against 10,202.1 M. Not kept.
+/// [`Selectivity::PERCENT`]): they fill the table with moves and bounds for the exact pass.
 const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
 /// Solves with fewer empties go straight to the exact pass after a presearch to
-/// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end: the pass and the shorter presearch
-/// cost more than they save there (`wedge bench`'s ten solves of 19-20 empties: 53.9 M nodes
-/// without, 56.8 M and 1.12x the time with them from 18 empties).
+/// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end.
 const SELECTIVE_SOLVE_MIN: u32 = 21;
-/// In a solve, midgame null-window nodes (the presearch, the selective pass and the ordering
-/// searches) skip the table below this depth (elsewhere [`TT_MIN_DEPTH`]); like the other
-/// nodes below the table, they also skip Multi-ProbCut (from depth 3 otherwise). The presearch's
-/// nodes of depth 3 lie 14 plies or more from the end, where the solve's later passes order
-/// by fastest-first and the children's evaluations; the best moves such shallow searches left
-/// in the table were tried first there, and cut worse than that ordering. Measured, one
-/// thread, each pair side by side: FFO #40-#49 596.2 M -> 567.5 M nodes (20.3 -> 21.3 s),
-/// #50-#53 3,308.2 M -> 2,859.0 M (110.8 -> 103.1 s), #54-#59 26,300.7 M -> 18,062.0 M nodes
-/// (735.9 -> 556.0 s: #55 412.6 -> 328.9 s, #58 117.8 -> 49.1 s); bench endgame 37.9 M ->
-/// 34.7 M nodes. On #58, depth 4 in the presearch alone gives the whole gain (1,951.3 M
-/// nodes), in the selective pass alone or the exact pass alone none (5,280.2 M, 5,271.3 M);
-/// depth 5 everywhere in a solve: bench endgame 35.5 M nodes. (The midgame itself keeps 3:
-/// depth 4 there, bench midgame 1.46 M -> 1.72 M nodes.)
+/// In a solve, midgame null-window nodes skip the table (and Multi-ProbCut) below this
+/// depth (elsewhere [`TT_MIN_DEPTH`]).
 const SOLVE_TT_MIN_DEPTH: u32 = 4;
 /// Half-width of the aspiration window in discs.
 const ASPIRATION: i32 = 4;
@@ -374,9 +331,8 @@ fn search_iteration<E: Evaluator>(
         Some(SolveMode::WinLossDraw) => (-1, 1),
         _ => (-64, 64),
     };
-    // The exact pass keeps the full window: an aspiration window of 1, 2 or 4 discs around
-    // the selective pass's score gave FFO #40-#49 667.9 M, 668.6 M and 670.6 M nodes against
-    // 670.6 M, no faster; 1 disc on #53: 1,820.6 M against 1,824.2 M.
+    // The exact pass keeps the full window (an aspiration window around the selective pass's
+    // score saved nothing).
     let (mut alpha, mut beta) = match (guess, mode) {
         (Some(g), None) if depth >= 5 => ((g - ASPIRATION).max(lo), (g + ASPIRATION).min(hi)),
         _ => (lo, hi),
@@ -452,7 +408,15 @@ fn root_pvs<E: Evaluator>(
     let best_sq = roots[0].sq;
     // With the pass's selectivity: a selective pass at full depth is no solve.
     let hash = board.table_hash();
-    ctx.store_result(board, hash, depth, (alpha, beta), best, best_sq, start);
+    ctx.store_result(
+        board,
+        hash,
+        depth,
+        (alpha, beta),
+        best,
+        MoveHint::square(best_sq),
+        start,
+    );
     Some(best)
 }
 
@@ -501,7 +465,7 @@ fn principal_variation<E: Evaluator>(
         let stored = ctx
             .tt
             .probe(&b, b.table_hash())
-            .and_then(|d| Square::new(d.best));
+            .and_then(|d| d.best.to_square());
         let last_ply = pv.len() as u32 + 1 == depth;
         let Some(sq) = stored.or_else(|| last_ply.then(|| best_one_ply(ctx, &b)).flatten()) else {
             break;

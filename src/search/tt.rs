@@ -7,6 +7,76 @@ use super::tt_memory::{TableMemory, ZeroedAtomics};
 use crate::board::Board;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
+/// The best move known for a position: a square, or none. One byte (64 for none), so that
+/// table entries and move lists stay compact.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveHint(u8);
+
+impl Default for MoveHint {
+    fn default() -> MoveHint {
+        MoveHint::NONE
+    }
+}
+
+impl MoveHint {
+    pub const NONE: MoveHint = MoveHint(64);
+
+    /// The square of index `sq` (below 64).
+    #[inline(always)]
+    pub const fn square(sq: u8) -> MoveHint {
+        MoveHint(sq & 63)
+    }
+
+    #[inline(always)]
+    pub fn is_some(self) -> bool {
+        self.0 < 64
+    }
+
+    /// True when the hint is the square of index `sq`.
+    #[inline(always)]
+    pub fn is(self, sq: u8) -> bool {
+        self.0 == sq
+    }
+
+    /// True when the hint is a square of `moves` (a bitboard).
+    #[inline(always)]
+    pub fn is_in(self, moves: u64) -> bool {
+        self.0 < 64 && moves & (1u64 << self.0) != 0
+    }
+
+    /// The square's index; meaningful only for a square.
+    #[inline(always)]
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// This hint, or `other` when there is none.
+    #[inline(always)]
+    pub fn or(self, other: MoveHint) -> MoveHint {
+        if self.is_some() {
+            self
+        } else {
+            other
+        }
+    }
+
+    pub fn to_square(self) -> Option<crate::board::Square> {
+        crate::board::Square::new(self.0)
+    }
+}
+
+/// A search result to store: `score` from a search of `depth` plies at `selectivity` in the
+/// window (`alpha`, `beta`) that found `best` and visited `nodes` nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct Stored {
+    pub depth: u8,
+    pub selectivity: u8,
+    pub window: (i32, i32),
+    pub score: i32,
+    pub best: MoveHint,
+    pub nodes: u64,
+}
+
 /// Selectivity level of a search without forward pruning.
 pub const NO_SELECTIVITY: u8 = 0;
 
@@ -15,8 +85,7 @@ pub const NO_SELECTIVITY: u8 = 0;
 pub struct TtData {
     pub lower: i8,
     pub upper: i8,
-    /// Best move square (0..64), or 64 when none.
-    pub best: u8,
+    pub best: MoveHint,
     /// Remaining depth searched; at least the number of empties means solved to the end.
     pub depth: u8,
     /// Multi-ProbCut level (0 = none, higher = more pruning; see `search::probcut`).
@@ -31,7 +100,7 @@ impl TtData {
     fn pack(self) -> u64 {
         (self.lower as u8 as u64)
             | (self.upper as u8 as u64) << 8
-            | (self.best as u64) << 16
+            | (self.best.0 as u64) << 16
             | (self.depth as u64) << 24
             | (self.selectivity as u64) << 32
             | (self.age as u64) << 40
@@ -43,7 +112,7 @@ impl TtData {
         TtData {
             lower: w as u8 as i8,
             upper: (w >> 8) as u8 as i8,
-            best: (w >> 16) as u8,
+            best: MoveHint((w >> 16) as u8),
             depth: (w >> 24) as u8,
             selectivity: (w >> 32) as u8,
             age: (w >> 40) as u8,
@@ -66,11 +135,7 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// Five slots of 24 bytes in 128 (two adjacent cache lines, fetched together). Measured, one
-/// thread, FFO #40-#49: two slots (one line) 1,256.7 M nodes, four 1,223.4 M. Five instead of
-/// four (slots of 32 bytes, one word unused), FFO #40-#49 with the table too small for the
-/// solves (as 256 MB is for #50-#59): 16 MB 688.4 M -> 677.8 M nodes, 32 MB 672.4 M ->
-/// 671.6 M; FFO #58 with 256 MB 6,089.8 M -> 5,950.5 M.
+/// Five slots of 24 bytes in 128 (two adjacent cache lines, fetched together).
 #[repr(C, align(128))]
 #[derive(Default)]
 struct Bucket([Slot; 5]);
@@ -203,23 +268,18 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a search result for `board`: `score` from a search of window (`alpha`, `beta`)
-    /// that visited `nodes` nodes; `hash` is the board's [`Board::table_hash`]. Merges with
+    /// Stores `result` for `board`; `hash` is the board's [`Board::table_hash`]. Merges with
     /// an entry of the same board, depth and selectivity, replaces otherwise.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(
-        &self,
-        board: &Board,
-        hash: u64,
-        depth: u8,
-        selectivity: u8,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-        best: u8,
-        nodes: u64,
-    ) {
+    pub fn store(&self, board: &Board, hash: u64, result: Stored) {
+        let Stored {
+            depth,
+            selectivity,
+            window: (alpha, beta),
+            score,
+            best,
+            nodes,
+        } = result;
         self.mark_used();
         let fresh_bounds = if score <= alpha {
             (-64, score)
@@ -234,12 +294,7 @@ impl TranspositionTable {
         let bucket = self.bucket(hash);
         // The slot to write: this position's own slot if present, else the least valuable one:
         // empty first, then stale generations, then the cheapest search to redo (bits of its
-        // node count), the shallowest among equals. Measured against the shallowest first,
-        // one thread, four slots: FFO #40-#49 with the table too small for the solves (as
-        // 256 MB is for #50-#59) 16 MB 805.4 M -> 688.4 M nodes, 32 MB 693.9 M -> 672.4 M;
-        // FFO #58 with 256 MB 8,342.9 M -> 6,089.8 M. (Depth plus cost: 731.0 M and 688.8 M.
-        // A new generation for each pass of a solve, so that the earlier passes' entries go
-        // first: 16 MB 989.4 M, worse; their best moves guide the later passes.)
+        // node count), the shallowest among equals.
         let mut victim = 0;
         let mut victim_rank = u32::MAX;
         for (i, s) in bucket.0.iter().enumerate() {
@@ -265,9 +320,7 @@ impl TranspositionTable {
                     }
                     return;
                 }
-                if best == 64 {
-                    best = old.best;
-                }
+                best = best.or(old.best);
                 victim = i;
                 victim_rank = 0;
                 break;
@@ -284,11 +337,6 @@ impl TranspositionTable {
             }
         }
         // A fresh entry of another position whose search cost more stays; this result goes.
-        // (FFO #40-#49 with 16 MB 677.5 M -> 663.3 M nodes, or 674.9 M when the victim must
-        // cost 16 times more; #53 2,629.9 M -> 2,540.3 M, #58 5,950.6 M -> 5,720.9 M. Timed
-        // side by side with the code before it, one core each: #55 472.6 / 473.1 s before,
-        // 482.5 / 479.6 s after, with 8 % fewer nodes at 37.4 M against 41.2 M nodes/s; #53 +
-        // #58 193.6 s -> 191.4 s. No faster overall; kept for the nodes.)
         let cost = cost_of(nodes);
         if victim_rank >= rank(true, cost + 1, 0) {
             return;
@@ -330,24 +378,46 @@ fn write(s: &Slot, board: &Board, data: u64) {
 mod tests {
     use super::*;
 
+    fn stored(depth: u8, sel: u8, window: (i32, i32), score: i32, best: u8, nodes: u64) -> Stored {
+        let best = if best < 64 {
+            MoveHint::square(best)
+        } else {
+            MoveHint::NONE
+        };
+        Stored {
+            depth,
+            selectivity: sel,
+            window,
+            score,
+            best,
+            nodes,
+        }
+    }
+
     #[test]
     fn store_probe_and_merge() {
         let tt = TranspositionTable::new(1);
         let b = Board::START;
         let h = b.table_hash();
         assert!(tt.probe(&b, h).is_none());
-        tt.store(&b, h, 5, 0, -10, 10, 3, 19, 100);
+        tt.store(&b, h, stored(5, 0, (-10, 10), 3, 19, 100));
         let d = tt.probe(&b, h).unwrap();
-        assert_eq!((d.lower, d.upper, d.best, d.depth), (3, 3, 19, 5));
+        assert_eq!(
+            (d.lower, d.upper, d.best, d.depth),
+            (3, 3, MoveHint::square(19), 5)
+        );
         // A fail-high at the same depth tightens the lower bound only where consistent.
-        tt.store(&b, h, 6, 0, 0, 1, 4, 64, 100);
+        tt.store(&b, h, stored(6, 0, (0, 1), 4, 64, 100));
         let d = tt.probe(&b, h).unwrap();
-        assert_eq!((d.lower, d.upper, d.best, d.depth), (4, 64, 19, 6));
-        tt.store(&b, h, 6, 0, 7, 8, 7, 64, 100);
+        assert_eq!(
+            (d.lower, d.upper, d.best, d.depth),
+            (4, 64, MoveHint::square(19), 6)
+        );
+        tt.store(&b, h, stored(6, 0, (7, 8), 7, 64, 100));
         let d = tt.probe(&b, h).unwrap();
         assert_eq!((d.lower, d.upper), (4, 7));
         // A shallower result does not overwrite a deeper one.
-        tt.store(&b, h, 2, 0, -64, 64, -20, 3, 1_000_000);
+        tt.store(&b, h, stored(2, 0, (-64, 64), -20, 3, 1_000_000));
         assert_eq!(tt.probe(&b, h).unwrap().depth, 6);
         // The colour-swapped board is a different position.
         assert!(tt.probe(&b.pass(), b.pass().table_hash()).is_none());
@@ -362,33 +432,33 @@ mod tests {
         let board = |i: u64| Board::new(1 << i, 1 << (i + 20));
         let h = 12345;
         // Five slots: a deep but cheap search, a shallow but costly one, three in between.
-        tt.store(&board(0), h, 20, 0, 0, 1, 5, 64, 10);
-        tt.store(&board(1), h, 2, 0, 0, 1, 5, 64, 1 << 30);
+        tt.store(&board(0), h, stored(20, 0, (0, 1), 5, 64, 10));
+        tt.store(&board(1), h, stored(2, 0, (0, 1), 5, 64, 1 << 30));
         for i in 2..5 {
-            tt.store(&board(i), h, 8, 0, 0, 1, 5, 64, 1 << 12);
+            tt.store(&board(i), h, stored(8, 0, (0, 1), 5, 64, 1 << 12));
         }
         assert!((0..5).all(|i| tt.probe(&board(i), h).is_some()));
         // A sixth replaces the cheapest search, not the shallowest.
-        tt.store(&board(5), h, 8, 0, 0, 1, 5, 64, 1 << 12);
+        tt.store(&board(5), h, stored(8, 0, (0, 1), 5, 64, 1 << 12));
         assert!(tt.probe(&board(0), h).is_none());
         assert!(tt.probe(&board(1), h).is_some());
         assert_eq!(tt.probe(&board(5), h).unwrap().cost, 13);
         // Among equal costs the shallowest goes.
-        tt.store(&board(6), h, 9, 0, 0, 1, 5, 64, 1 << 12);
-        tt.store(&board(7), h, 9, 0, 0, 1, 5, 64, 1 << 12);
+        tt.store(&board(6), h, stored(9, 0, (0, 1), 5, 64, 1 << 12));
+        tt.store(&board(7), h, stored(9, 0, (0, 1), 5, 64, 1 << 12));
         let kept: Vec<u64> = (0..8)
             .filter(|&i| tt.probe(&board(i), h).is_some())
             .collect();
         assert_eq!(kept.len(), 5);
         assert!(kept.contains(&1) && kept.contains(&6) && kept.contains(&7));
         // A cheaper search than all five does not evict any of them.
-        tt.store(&board(20), h, 30, 0, 0, 1, 5, 64, 1 << 8);
+        tt.store(&board(20), h, stored(30, 0, (0, 1), 5, 64, 1 << 8));
         assert!(tt.probe(&board(20), h).is_none());
         assert!(kept.iter().all(|&i| tt.probe(&board(i), h).is_some()));
         // In a new generation the old entries go first, the costly one included.
         tt.new_search();
         for i in 8..13 {
-            tt.store(&board(i), h, 3, 0, 0, 1, 5, 64, 100);
+            tt.store(&board(i), h, stored(3, 0, (0, 1), 5, 64, 100));
         }
         assert!((8..13).all(|i| tt.probe(&board(i), h).is_some()));
         assert!(tt.probe(&board(1), h).is_none());
@@ -401,7 +471,11 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let boards: Vec<Board> = (0..40u64).map(|i| Board::new(1 << i, 1 << 63)).collect();
         for (i, b) in boards.iter().enumerate().step_by(2) {
-            tt.store(b, b.table_hash(), 4, 0, -1, 1, i as i32 % 9, i as u8, 1);
+            tt.store(
+                b,
+                b.table_hash(),
+                stored(4, 0, (-1, 1), i as i32 % 9, i as u8, 1),
+            );
         }
         let before: Vec<_> = boards.iter().map(|b| tt.probe(b, b.table_hash())).collect();
         for i in 0..tt.buckets.len() as u64 {

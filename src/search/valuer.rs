@@ -6,13 +6,17 @@ use super::{Limits, Searcher, Selectivity, SolveMode};
 use crate::board::Board;
 use crate::book::{BookLookup, Valuation, Valuer};
 use crate::eval::Evaluator;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Values book positions with a one-thread searcher of its own.
 pub struct SearchValuer<E: Evaluator> {
     searcher: Searcher<E>,
     depth: u32,
     selectivity: Selectivity,
+    /// Set by whoever may cancel the valuing (an engine asked to quit); then every search
+    /// ends at once and its result is meaningless.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<E: Evaluator> SearchValuer<E> {
@@ -21,7 +25,14 @@ impl<E: Evaluator> SearchValuer<E> {
             searcher,
             depth,
             selectivity,
+            stop: None,
         }
+    }
+
+    /// Searches that end as soon as `stop` is set (the caller then discards what they gave).
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 }
 
@@ -42,10 +53,14 @@ impl<E: Evaluator> Valuer for SearchValuer<E> {
                 ..Limits::depth(self.depth.min(n))
             }
         };
-        let stop = AtomicBool::new(false);
+        let own = AtomicBool::new(false);
+        let stop = self.stop.as_deref().unwrap_or(&own);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let r = self
             .searcher
-            .search_among(board, &limits, allowed, Some(book), &stop, &mut |_| {});
+            .search_among(board, &limits, allowed, Some(book), stop, &mut |_| {});
         let sq = r.best.square()?;
         if allowed & sq.bit() == 0 {
             return None;

@@ -163,7 +163,7 @@ pub fn value_book<E: Evaluator + 'static>(
 ) -> SweepStats {
     book.info.search_depth = depth.min(60) as u8;
     let make = || {
-        crate::search::valuer::SearchValuer::new(
+        crate::search::SearchValuer::new(
             Searcher::new(eval.clone(), hash_mb, 1),
             depth,
             selectivity,
@@ -556,7 +556,7 @@ pub fn expand_book<E: Evaluator + 'static>(
     save_every: std::time::Duration,
 ) -> Result<ExpandReport, BookToolError> {
     use crate::book::expansion::{expand_batch, expand_once, refresh};
-    use crate::search::valuer::SearchValuer;
+    use crate::search::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
     // One thread: expansions one by one. Several: batches of leaves valued side by side, each
     // search on one thread (shallow searches gain little from splitting).

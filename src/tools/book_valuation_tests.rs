@@ -13,7 +13,7 @@ use crate::book::{
 };
 use crate::eval::heuristic::Heuristic;
 use crate::rng::Rng;
-use crate::search::tt::TranspositionTable;
+use crate::search::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
 /// The exact value of a position (the end of the game included).

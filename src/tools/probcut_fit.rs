@@ -6,11 +6,9 @@ use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::formats::{parse_wthor, read_file, wthor_files, GameFileError};
 use crate::rng::Rng;
-use crate::search::context::Context;
-use crate::search::probcut::{ProbCutModel, Sample};
-use crate::search::tt::TranspositionTable;
+use crate::search::{FixedDepth, ProbCutModel, Sample, TranspositionTable};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Games from these years are never used for fitting (held out like the evaluation's test set).
@@ -77,7 +75,6 @@ pub fn measure<E: Evaluator>(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(boards.len()));
-    let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
@@ -86,11 +83,9 @@ pub fn measure<E: Evaluator>(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(b) = boards.get(i) else { break };
                     tt.clear();
-                    let mut ctx = Context::new(&tt, eval, &stop);
+                    let mut search = FixedDepth::new(&tt, eval);
                     let deepest = max_depth.min(b.empty_count().saturating_sub(1));
-                    let values = (0..=deepest)
-                        .map(|d| ctx.pvs_mid(b.player, b.opponent, -64, 64, d))
-                        .collect();
+                    let values = (0..=deepest).map(|d| search.value(b, d)).collect();
                     let sample = Sample {
                         empties: b.empty_count(),
                         values,

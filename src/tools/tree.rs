@@ -3,10 +3,9 @@
 //! one self-contained HTML file showing each node's window, value and cut-off, with the
 //! negamax invariant checked at every interior node.
 
-use crate::board::{Board, Move, Square};
+use crate::board::{Board, Move};
 use crate::eval::Evaluator;
-use crate::search::last_moves::final_score;
-use crate::search::ordering::MoveList;
+use crate::search::mobility_order;
 use std::fmt::Write as _;
 
 /// One recorded node.
@@ -73,7 +72,7 @@ impl<E: Evaluator> Recorder<'_, E> {
         let id = self.node(mv, alpha, beta, depth);
         let moves = b.legal_moves();
         let value = if moves == 0 && b.pass().legal_moves() == 0 {
-            final_score(b.player, b.opponent)
+            b.final_score()
         } else if depth == 0 {
             self.eval.evaluate(&b)
         } else if moves == 0 {
@@ -81,14 +80,11 @@ impl<E: Evaluator> Recorder<'_, E> {
             self.tree.nodes[id].children.push(child);
             -v
         } else {
-            let mut list = MoveList::new(b.player, b.opponent, moves);
-            list.score_mobility(b.player, b.opponent);
+            let order = mobility_order(&b);
             let (mut a, mut best) = (alpha, i32::MIN);
-            for i in 0..list.len() {
-                let c = list.pick(i);
-                let (np, no) = c.child(b.player, b.opponent);
-                let child_board = Board::new(np, no);
-                let mv = Some(Move::Play(Square::from_index(c.sq as u32)));
+            for (i, &sq) in order.iter().enumerate() {
+                let child_board = b.play(sq).expect("a legal move");
+                let mv = Some(Move::Play(sq));
                 let mut v;
                 if i == 0 || beta == a + 1 {
                     let (child, cv) = self.search(child_board, mv, -beta, -a, depth - 1)?;
@@ -109,7 +105,7 @@ impl<E: Evaluator> Recorder<'_, E> {
                     a = v;
                 }
                 if v >= beta {
-                    self.tree.nodes[id].cutoff = i + 1 < list.len();
+                    self.tree.nodes[id].cutoff = i + 1 < order.len();
                     break;
                 }
             }
@@ -246,7 +242,9 @@ mod tests {
 
     #[test]
     fn recorded_tree_satisfies_negamax_and_matches_plain_alpha_beta() {
-        let b = Board::START.play(Square::from_index(37)).unwrap();
+        let b = Board::START
+            .play(crate::board::Square::from_index(37))
+            .unwrap();
         let tree = record(&Heuristic, &b, 4).unwrap();
         assert!(tree.nodes.iter().all(|n| n.violation.is_none()));
         assert!(tree.nodes.iter().any(|n| n.cutoff));
@@ -254,7 +252,7 @@ mod tests {
         fn negamax(b: Board, d: u32) -> i32 {
             let m = b.legal_moves();
             if m == 0 && b.pass().legal_moves() == 0 {
-                return final_score(b.player, b.opponent);
+                return b.final_score();
             }
             if d == 0 {
                 return Heuristic.evaluate(&b);

@@ -4,10 +4,8 @@
 
 use crate::eval::Evaluator;
 use crate::formats::ObfEntry;
-use crate::search::context::Context;
-use crate::search::tt::TranspositionTable;
+use crate::search::{FixedDepth, TranspositionTable};
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 
 /// One evaluated position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +26,6 @@ pub fn evaluate_entries<E: Evaluator>(
     hash_mb: usize,
 ) -> Vec<Evaluated> {
     let tt = TranspositionTable::new(hash_mb.max(1));
-    let stop = AtomicBool::new(false);
     entries
         .iter()
         .map(|e| {
@@ -36,8 +33,7 @@ pub fn evaluate_entries<E: Evaluator>(
             let value = if depth == 0 {
                 eval.evaluate(&b)
             } else {
-                let mut ctx = Context::new(&tt, eval, &stop);
-                ctx.pvs_mid(b.player, b.opponent, -64, 64, depth)
+                FixedDepth::new(&tt, eval).value(&b, depth)
             };
             Evaluated {
                 empties: b.empty_count(),

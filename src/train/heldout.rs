@@ -11,7 +11,7 @@ use crate::eval::Evaluator;
 use crate::formats::{format_obf_line, ObfEntry, Position};
 use crate::rng::Rng;
 use crate::search::solve_root;
-use crate::search::tt::TranspositionTable;
+use crate::search::TranspositionTable;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -10,7 +10,7 @@ use super::games::{for_side_to_move, GameRecord};
 use super::progress::Progress;
 use crate::eval::heuristic::Heuristic;
 use crate::search::solve_root;
-use crate::search::tt::TranspositionTable;
+use crate::search::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;

@@ -67,7 +67,7 @@ pub fn selfplay_samples(
 mod tests {
     use super::*;
     use crate::eval::pattern_eval::test_weights;
-    use crate::search::probcut::ProbCutModel;
+    use crate::search::ProbCutModel;
     use crate::train::fit::{encode_all, fit, metrics, FitConfig, Model};
     use crate::train::selfplay::{BatchId, Model as PlayModel, SelfPlay, Settings};
     use std::path::PathBuf;

@@ -145,7 +145,7 @@ impl Nboard {
                     Task::Learn {
                         moves: game.moves().to_vec(),
                     },
-                    StopPolicy::NEVER,
+                    StopPolicy::QUIT_OR_EOF,
                 ) {
                     self.job = Some(Job::Learn);
                 }
@@ -293,8 +293,8 @@ fn candidate_line(c: &ScoredRootMove) -> Option<String> {
 }
 
 /// `book {pv} {eval} {games} {depth}`: the depth the book's value was searched to (`100%`
-/// only when it is solved). The game count saturates at 65,535 in the book file and is
-/// clamped to what the GUI reads (a 32-bit int).
+/// only when it is solved). The game count saturates at 16,777,215 in the book file (65,535
+/// in format version 1) and is clamped to what the GUI reads (a 32-bit int).
 pub fn book_line(m: &BookMove) -> String {
     let solved = m.solved.then_some(SolveMode::Exact);
     format!(

@@ -10,7 +10,7 @@ pub enum SelfplayError {
     #[error("{0}")]
     Weights(#[from] crate::eval::WeightsError),
     #[error("{0}")]
-    ProbCut(#[from] crate::search::probcut::ProbCutError),
+    ProbCut(#[from] crate::search::ProbCutError),
     #[error("WTHOR games {}: {message}", path.display())]
     Wthor { path: PathBuf, message: String },
     #[error("{}: {source}", path.display())]

@@ -11,7 +11,7 @@ use crate::eval::{PatternEval, Weights, WeightsError, WeightsErrorKind};
 use crate::formats::Color;
 use crate::framing::fnv1a64;
 use crate::rng::Rng;
-use crate::search::probcut::ProbCutModel;
+use crate::search::ProbCutModel;
 use crate::search::{Limits, Searcher, SolveMode};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

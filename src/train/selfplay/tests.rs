@@ -7,7 +7,7 @@ use super::*;
 use crate::board::{Board, Move};
 use crate::eval::pattern_eval::test_weights;
 use crate::framing::fnv1a64;
-use crate::search::probcut::ProbCutModel;
+use crate::search::ProbCutModel;
 use crate::search::{Limits, Searcher, Selectivity, SolveMode};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

@@ -1,0 +1,867 @@
+//! The node search. One principal-variation search ([`Context::pvs`]) for the nodes that need
+//! an exact value inside a window, midgame or (once the depth reaches the end) endgame, and one
+//! null-window search ([`Context::null_window`]) generic over the phase: the [`Midgame`] to a
+//! depth (static evaluation at the horizon, ordering searches, Multi-ProbCut) and the
+//! [`Endgame`] above [`SHALLOW_MAX`] empties (exact, the shared table or the thread's cache,
+//! stability and enhanced transposition cut-offs, fastest-first ordering, split points for idle
+//! helpers). Both share the node's entry ([`Context::enter`]: count, stop, moves, pass) and the
+//! null-window move loop (table move first, then the others ordered). Below, the last-empties
+//! solvers ([`super::last_moves`]). Scores are fail-soft disc differences for the side to move;
+//! exact in the endgame except in the selective passes of a solve (selectivity above 0), whose
+//! table entries carry that selectivity (never used as exact bounds).
+
+use super::context::{BookAnswer, Context};
+use super::end_cache::EndCache;
+use super::last_moves::SHALLOW_MAX;
+use super::limits::Selectivity;
+use super::ordering::{
+    sort_depth_for, sort_window, Candidate, MoveList, END_EVAL_ORDER_MIN, END_SORT_ABOVE,
+    END_SORT_BELOW, END_SORT_SEARCH_MIN, EVAL_ORDER_WEIGHT, MAX_MOVES, SORT_SEARCH_MIN_DEPTH,
+};
+use super::parallel::{SplitNode, SplitPoint, SplitPool};
+use super::probcut::{self, ProbCutModel};
+use super::stability::stability_cut;
+use super::tt::{MoveHint, TranspositionTable, NO_SELECTIVITY};
+use crate::board::flip::flips;
+use crate::board::movegen::legal_moves;
+use crate::board::Board;
+use crate::eval::Evaluator;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// At least this many empties: the deep tier uses the shared table; below, the thread's
+/// own cache ([`super::end_cache`]).
+pub const END_TT_MIN: u32 = 12;
+
+/// At least this many empties: probe the children in the table before searching (ETC).
+pub const ETC_MIN: u32 = END_TT_MIN + 1;
+
+/// At least this many empties: fastest-first also counts the opponent's potential replies.
+pub const END_POTENTIAL_MIN: u32 = END_TT_MIN;
+
+/// At least this many empties: the moves after the first may be shared with idle threads.
+pub const SPLIT_MIN: u32 = 14;
+
+/// At least this many empties: a selective solve tries Multi-ProbCut (depth = empties).
+pub const END_PROBCUT_MIN: u32 = 14;
+// The endgame cache keeps every result below the shared table as exact: no node there may
+// be cut by ProbCut.
+const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
+
+/// A parent's evaluation state and its move (square, flips) to a node, when the parent has one.
+type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
+
+/// What the table or the endgame cache knows of a node: bounds (when deep and exact enough)
+/// and a best move.
+type Known = Option<(Option<(i32, i32)>, MoveHint)>;
+
+/// A null-window node: the position and the window's `alpha`.
+#[derive(Clone, Copy)]
+struct Node {
+    board: Board,
+    alpha: i32,
+}
+
+/// How one phase of the game searches a null-window node: the steps of
+/// [`Context::null_window`] that differ between the midgame and the endgame.
+trait Phase<E: Evaluator> {
+    /// The value after the side to move passes (the opponent searched in the same phase).
+    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32;
+    /// A value found without the table, for nodes too shallow for it.
+    fn shallow(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32>;
+    /// The table hash of the position (0 where no table is used) and what is known of it.
+    fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known);
+    /// `Err(value)` when a cut-off ends the search before any move (stability, Multi-ProbCut,
+    /// enhanced transposition cut-offs); `Ok(true)` when `list` was filled on the way.
+    fn prune(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        moves: u64,
+        list: &mut MoveList,
+    ) -> Result<bool, i32>;
+    /// The value for us of the child after the move on `sq` with `flips`.
+    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32;
+    /// Scores the moves of `list` (without the table move when it was searched first).
+    fn order(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        list: &mut MoveList,
+        tt_move: MoveHint,
+        moves: u64,
+    );
+    /// The node's empties, when the moves after the first may be shared with idle helpers.
+    fn split_empties(&self) -> Option<u32>;
+    /// The depth to store the node's result with in the shared table, or `None` to keep it
+    /// in the thread's endgame cache.
+    fn table_depth(&self) -> Option<u32>;
+}
+
+/// A midgame null-window node around `alpha` searched `depth` plies (less than its empties)
+/// with its evaluation state; `book_move` orders it when the table has no move.
+struct Midgame<'s, E: Evaluator> {
+    state: &'s E::State,
+    depth: u32,
+    book_move: MoveHint,
+}
+
+impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
+    #[inline(always)]
+    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
+        let passed = ctx.eval.pass(self.state);
+        let Board { player, opponent } = at.board;
+        -ctx.nws(opponent, player, &passed, -at.alpha - 1, self.depth)
+    }
+
+    #[inline(always)]
+    fn shallow(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32> {
+        (self.depth < ctx.tt_min_depth)
+            .then(|| ctx.nws_shallow(&at.board, self.state, at.alpha, self.depth, moves))
+    }
+
+    #[inline(always)]
+    fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known) {
+        let hash = at.board.table_hash();
+        let known = ctx.tt.probe(&at.board, hash).map(|d| {
+            let usable = d.is_usable(self.depth as u8, ctx.selectivity);
+            let best = d.best.or(self.book_move);
+            (usable.then_some((d.lower as i32, d.upper as i32)), best)
+        });
+        (hash, known.or(Some((None, self.book_move))))
+    }
+
+    #[inline(always)]
+    fn prune(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        _: u64,
+        _: &mut MoveList,
+    ) -> Result<bool, i32> {
+        if ctx.selectivity > NO_SELECTIVITY && self.depth >= probcut::MIN_DEPTH {
+            let (board, depth) = (&at.board, self.depth);
+            let n = board.empty_count();
+            if let Some(v) = ctx.probcut(board, self.state, at.alpha, depth, n) {
+                return Err(v);
+            }
+        }
+        Ok(false)
+    }
+
+    #[inline(always)]
+    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32 {
+        let (np, no) = child(&at.board, sq, flips);
+        let cs = ctx.eval.play(self.state, sq as usize, flips);
+        -ctx.nws(np, no, &cs, -at.alpha - 1, self.depth - 1)
+    }
+
+    #[inline(always)]
+    fn order(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        list: &mut MoveList,
+        tt_move: MoveHint,
+        _: u64,
+    ) {
+        let window = sort_window(at.alpha, ctx.ordering_window, ctx.ordering_window);
+        ctx.order_mid(&at.board, self.state, list, self.depth, window, tt_move);
+    }
+
+    #[inline(always)]
+    fn split_empties(&self) -> Option<u32> {
+        None
+    }
+
+    #[inline(always)]
+    fn table_depth(&self) -> Option<u32> {
+        Some(self.depth)
+    }
+}
+
+/// An endgame null-window node around `alpha` with `n` empties (more than [`SHALLOW_MAX`]).
+/// Its evaluation state, built only when ProbCut or the ordering needs one, is `parent`'s
+/// after its move when given, else built from the position.
+struct Endgame<'s, E: Evaluator> {
+    n: u32,
+    parent: Parent<'s, E>,
+    state: Option<E::State>,
+}
+
+impl<'s, E: Evaluator> Endgame<'s, E> {
+    #[inline(always)]
+    fn new(n: u32, parent: Parent<'s, E>) -> Self {
+        Endgame {
+            n,
+            parent,
+            state: None,
+        }
+    }
+
+    /// The node's evaluation state, built on first use.
+    #[inline(always)]
+    fn state(&mut self, eval: &E, board: &Board) -> &E::State {
+        let parent = self.parent;
+        self.state.get_or_insert_with(|| match parent {
+            Some((s, sq, flips)) => eval.play(s, sq as usize, flips),
+            None => eval.state(board),
+        })
+    }
+}
+
+impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
+    #[inline(always)]
+    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
+        let passed = Node {
+            board: at.board.pass(),
+            alpha: -at.alpha - 1,
+        };
+        -ctx.null_window(Endgame::new(self.n, None), passed)
+    }
+
+    #[inline(always)]
+    fn shallow(&self, _: &mut Context<'_, E>, _: Node, _: u64) -> Option<i32> {
+        None
+    }
+
+    #[inline(always)]
+    fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known) {
+        // From the shared table, or below its reach from this thread's cache.
+        let board = &at.board;
+        if self.n >= END_TT_MIN {
+            let hash = board.table_hash();
+            let known = ctx.tt.probe(board, hash).map(|d| {
+                let usable = d.is_usable(self.n as u8, ctx.selectivity);
+                (usable.then_some((d.lower as i32, d.upper as i32)), d.best)
+            });
+            (hash, known)
+        } else {
+            let known = ctx
+                .end_cache
+                .probe(board.player, board.opponent)
+                .map(|hit| (Some((hit.lower, hit.upper)), hit.best));
+            (0, known)
+        }
+    }
+
+    #[inline(always)]
+    fn prune(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        moves: u64,
+        list: &mut MoveList,
+    ) -> Result<bool, i32> {
+        let (board, alpha, n) = (at.board, at.alpha, self.n);
+        if let Some(v) = stability_cut(board.player, board.opponent, alpha, n) {
+            return Err(v);
+        }
+        if ctx.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
+            let state = self.state(ctx.eval, &board);
+            if let Some(v) = ctx.probcut(&board, state, alpha, n, n) {
+                return Err(v);
+            }
+        }
+        // ETC needs every child's flips before anything is searched; below its tier the list
+        // waits until the table move has failed to cut.
+        if n >= ETC_MIN {
+            list.fill(board.player, board.opponent, moves);
+            if let Some(v) = ctx.etc(&board, alpha, n, list) {
+                return Err(v);
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    #[inline(always)]
+    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32 {
+        let parent = self.state.as_ref().map(|s| (s, sq, flips));
+        let (np, no) = child(&at.board, sq, flips);
+        -ctx.nws_end_child(np, no, -at.alpha - 1, self.n - 1, parent)
+    }
+
+    #[inline(always)]
+    fn order(
+        &mut self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        list: &mut MoveList,
+        tt_move: MoveHint,
+        moves: u64,
+    ) {
+        // By shallow searches high up, by fastest-first plus the children's evaluations in the
+        // middle, by fastest-first alone below (or for two moves).
+        let (board, n) = (at.board, self.n);
+        let by_search = n >= END_SORT_SEARCH_MIN;
+        let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && moves.count_ones() > 2;
+        if by_search {
+            let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
+            let window = sort_window(at.alpha, END_SORT_BELOW, END_SORT_ABOVE);
+            let state = self.state(ctx.eval, &board);
+            ctx.score_by_search(&board, state, list, sort_depth, window, tt_move);
+        } else if by_evaluation {
+            // Fastest-first plus the children's evaluations (lower for the opponent first),
+            // which reuse the opponent's moves and potential moves that fastest-first counts.
+            let eval = ctx.eval;
+            let state = self.state(eval, &board);
+            list.score_endgame_with(board.player, board.opponent, tt_move, |c, child, m, pot| {
+                let after = eval.play(state, c.sq as usize, c.flips);
+                let child = Board::new(child.0, child.1);
+                -eval.evaluate_knowing(&after, &child, m, pot) * EVAL_ORDER_WEIGHT
+            });
+        } else {
+            let potential = n >= END_POTENTIAL_MIN;
+            list.score_endgame(board.player, board.opponent, tt_move, potential);
+        }
+    }
+
+    #[inline(always)]
+    fn split_empties(&self) -> Option<u32> {
+        (self.n >= SPLIT_MIN).then_some(self.n)
+    }
+
+    /// In the shared table from [`END_TT_MIN`] empties, below in the thread's cache.
+    #[inline(always)]
+    fn table_depth(&self) -> Option<u32> {
+        (self.n >= END_TT_MIN).then_some(self.n)
+    }
+}
+
+/// The child position (opponent to move) after the move on `sq` with `flips`.
+#[inline(always)]
+fn child(board: &Board, sq: u8, flips: u64) -> (u64, u64) {
+    (board.opponent ^ flips, board.player ^ flips ^ (1u64 << sq))
+}
+
+impl<E: Evaluator> Context<'_, E> {
+    /// Enters a node: counts it and polls the stop flag. `Ok(moves)` with the legal moves, or
+    /// `Err(value)` to return: `alpha` once stopped, `after_pass` without a move, the final
+    /// score at the end of the game.
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        after_pass: impl FnOnce(&mut Self) -> i32,
+    ) -> Result<u64, i32> {
+        self.nodes += 1;
+        if self.should_stop() {
+            return Err(alpha);
+        }
+        let moves = legal_moves(player, opponent);
+        if moves != 0 {
+            Ok(moves)
+        } else if legal_moves(opponent, player) != 0 {
+            Err(after_pass(self))
+        } else {
+            Err(Board::new(player, opponent).final_score())
+        }
+    }
+
+    /// Static evaluation of a position whose evaluation state is `state`, counted as a node.
+    #[inline(always)]
+    pub fn evaluate(&mut self, player: u64, opponent: u64, state: &E::State) -> i32 {
+        self.nodes += 1;
+        self.eval
+            .evaluate_with(state, &Board::new(player, opponent))
+    }
+
+    /// [`Context::pvs`] from a position alone (the evaluation state is built from scratch).
+    pub fn pvs_mid(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        let state = self.eval.state(&Board::new(player, opponent));
+        self.pvs(player, opponent, &state, alpha, beta, depth)
+    }
+
+    /// Depth-limited search within (`alpha`, `beta`), fail-soft. `depth` counts plies; a
+    /// depth reaching the last empty solves exactly. `state` is the evaluation's incremental
+    /// state of this position.
+    pub fn pvs(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        let start = self.nodes;
+        let book_move = match self.book_answer(player, opponent, depth, n) {
+            BookAnswer::Value(v) => return v,
+            BookAnswer::Hint(m) => m,
+        };
+        // Reaching the end of the game: an exact search, ordered fastest-first like the
+        // endgame's, whose null-window searches take the other moves.
+        let exact = depth >= n;
+        let depth = depth.min(n);
+        if depth == 0 && !exact {
+            return self.evaluate(player, opponent, state);
+        }
+        let moves = match self.enter(player, opponent, alpha, |ctx| {
+            let passed = ctx.eval.pass(state);
+            -ctx.pvs(opponent, player, &passed, -beta, -alpha, depth)
+        }) {
+            Ok(moves) => moves,
+            Err(v) => return v,
+        };
+        // One ply from the horizon: the best of the children's evaluations, without the table
+        // or an ordering (the principal variation's last move is found again by
+        // `root::principal_variation`).
+        if depth == 1 && !exact {
+            return self.nws_one_ply(player, opponent, state, beta - 1, moves);
+        }
+        let board = Board::new(player, opponent);
+        let hash = board.table_hash();
+        let tt_move = self
+            .tt
+            .probe(&board, hash)
+            .map_or(book_move, |d| d.best.or(book_move));
+        // Built in place (see `MoveList::new`): the copy cost a 584-byte memcpy per node.
+        let mut list = MoveList::empty();
+        list.fill(player, opponent, moves);
+        if exact {
+            list.score_endgame(player, opponent, tt_move, true);
+        } else {
+            self.order_mid(&board, state, &mut list, depth, (-64, 64), tt_move);
+        }
+        let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, MoveHint::NONE);
+        for i in 0..list.len() {
+            let c = list.pick(i);
+            let (np, no) = c.child(player, opponent);
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
+            let v = if i == 0 {
+                -self.pvs(np, no, &cs, -beta, -a, depth - 1)
+            } else {
+                let v = -self.nws(np, no, &cs, -a - 1, depth - 1);
+                if v > a && v < beta {
+                    -self.pvs(np, no, &cs, -beta, -v, depth - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_sq = MoveHint::square(c.sq);
+                if v > a {
+                    a = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Stored with the iteration's selectivity even when the depth reaches the end: a
+        // selective pass prunes by ProbCut inside the endgame search below, so its "exact"
+        // results are estimates (stored as exact, they once gave a wrong final score).
+        self.store_result(&board, hash, depth, (alpha, beta), best, best_sq, start);
+        best
+    }
+
+    /// Depth-limited null-window search around `alpha`, fail-soft: the book where it answers,
+    /// the endgame once the depth reaches the end, the evaluation at depth 0, else a
+    /// [`Midgame`] node.
+    pub fn nws(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
+        alpha: i32,
+        depth: u32,
+    ) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        let book_move = match self.book_answer(player, opponent, depth, n) {
+            BookAnswer::Value(v) => return v,
+            BookAnswer::Hint(m) => m,
+        };
+        if depth >= n {
+            return self.nws_end(player, opponent, alpha, n);
+        }
+        if depth == 0 {
+            return self.evaluate(player, opponent, state);
+        }
+        let node = Node {
+            board: Board::new(player, opponent),
+            alpha,
+        };
+        let phase = Midgame {
+            state,
+            depth,
+            book_move,
+        };
+        self.null_window(phase, node)
+    }
+
+    /// Null-window exact search around `alpha` with `n` empties: returns a fail-soft value `v`
+    /// (`v > alpha`: the exact score is at least `v`; otherwise at most `v`).
+    #[inline]
+    pub fn nws_end(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        self.nws_end_child(player, opponent, alpha, n, None)
+    }
+
+    /// [`Context::nws_end`] of `child` (side to move, opponent); `parent` is the parent's
+    /// evaluation state and its move (square, flips) when it has one, from which a deep
+    /// child's state is one incremental update.
+    #[inline(always)]
+    fn nws_end_child(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        n: u32,
+        parent: Parent<E>,
+    ) -> i32 {
+        if n > SHALLOW_MAX {
+            let node = Node {
+                board: Board::new(player, opponent),
+                alpha,
+            };
+            self.null_window(Endgame::new(n, parent), node)
+        } else {
+            self.solve_last(player, opponent, alpha, n)
+        }
+    }
+
+    /// The null-window search of a node of `phase` around `alpha`, fail-soft: the node's
+    /// entry, what the table knows, the phase's cut-offs, then the table move first and the
+    /// others ordered, each until one exceeds `alpha`; the result is stored.
+    fn null_window<P: Phase<E>>(&mut self, mut phase: P, at: Node) -> i32 {
+        let start = self.nodes;
+        let Node { board, alpha } = at;
+        let (player, opponent) = (board.player, board.opponent);
+        let moves = match self.enter(player, opponent, alpha, |ctx| phase.after_pass(ctx, at)) {
+            Ok(moves) => moves,
+            Err(v) => return v,
+        };
+        if let Some(v) = phase.shallow(self, at, moves) {
+            return v;
+        }
+        let (hash, known) = phase.known(self, at);
+        // Stores the result (in the table, or in the thread's cache); nothing once stopped.
+        let table_depth = phase.table_depth();
+        let store = |ctx: &mut Self, best: i32, sq: MoveHint| match table_depth {
+            Some(depth) => {
+                let window = (alpha, alpha + 1);
+                ctx.store_result(&board, hash, depth, window, best, sq, start);
+            }
+            None if !ctx.stopped => ctx.end_cache.store(player, opponent, alpha, best, sq),
+            None => {}
+        };
+        let mut tt_move = MoveHint::NONE;
+        if let Some((bounds, best)) = known {
+            if let Some((lower, upper)) = bounds {
+                if lower > alpha {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+            tt_move = best;
+        }
+        // The list is built in place, once: moved out of an option or a match it cost a
+        // 576-byte copy per node.
+        let mut list = MoveList::empty();
+        let listed = match phase.prune(self, at, moves, &mut list) {
+            Ok(listed) => listed,
+            Err(v) => return v,
+        };
+        // The table move first, before the others are ordered: it cuts most of the time, and
+        // then their ordering would be wasted.
+        let mut best = i32::MIN;
+        let mut best_sq = MoveHint::NONE;
+        let tt_legal = tt_move.is_in(moves);
+        if tt_legal {
+            let sq = tt_move.index();
+            let f = flips(sq as usize, player, opponent);
+            best = phase.child(self, at, sq, f);
+            best_sq = tt_move;
+            if best > alpha || moves == 1u64 << sq {
+                store(self, best, best_sq);
+                return best;
+            }
+        }
+        // The other moves, from `first` on in the list (in the order a whole list has after
+        // the table move was brought to its front).
+        let first = if listed {
+            usize::from(list.move_to_front(tt_move))
+        } else {
+            if tt_legal {
+                list.fill_without_first(player, opponent, moves, tt_move.index());
+            } else {
+                list.fill(player, opponent, moves);
+            }
+            0
+        };
+        phase.order(self, at, &mut list, tt_move, moves);
+        for i in first..list.len() {
+            if let Some(n) = phase.split_empties() {
+                if i == 1 && list.len() > 2 && self.can_split() {
+                    let rest = list.sorted_from(1);
+                    if let Some((v, sq)) = self.split(player, opponent, n, alpha, rest) {
+                        if v > best {
+                            best = v;
+                            best_sq = sq;
+                        }
+                        break;
+                    }
+                }
+            }
+            let c = list.pick(i);
+            let v = phase.child(self, at, c.sq, c.flips);
+            if v > best {
+                best = v;
+                best_sq = MoveHint::square(c.sq);
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        store(self, best, best_sq);
+        best
+    }
+
+    /// Multi-ProbCut at a node of `n` empties searched `depth` plies: a shallow null-window
+    /// search clearing the window by `t` standard deviations of the fitted error predicts the
+    /// deep result; returns the cut value.
+    fn probcut(
+        &mut self,
+        board: &Board,
+        state: &E::State,
+        alpha: i32,
+        depth: u32,
+        n: u32,
+    ) -> Option<i32> {
+        let (player, opponent) = (board.player, board.opponent);
+        let pair = self.probcut.pair(depth, n)?;
+        if pair.slope < 0.25 {
+            return None;
+        }
+        let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma;
+        // Fail high: the deep value is very likely above alpha.
+        let high = ((alpha as f64 + 1.0 + margin - pair.bias) / pair.slope).ceil() as i32;
+        if high < 64
+            && high > -64
+            && self.nws(player, opponent, state, high - 1, pair.shallow) >= high
+        {
+            return Some(alpha + 1);
+        }
+        // Fail low: the deep value is very likely at most alpha.
+        let low = ((alpha as f64 - margin - pair.bias) / pair.slope).floor() as i32;
+        if low > -64 && low < 64 && self.nws(player, opponent, state, low, pair.shallow) <= low {
+            return Some(alpha);
+        }
+        None
+    }
+
+    /// Shallow null-window search (depth 1-2): no table, mobility order.
+    fn nws_shallow(
+        &mut self,
+        board: &Board,
+        state: &E::State,
+        alpha: i32,
+        depth: u32,
+        moves: u64,
+    ) -> i32 {
+        let (player, opponent) = (board.player, board.opponent);
+        if depth == 1 {
+            return self.nws_one_ply(player, opponent, state, alpha, moves);
+        }
+        let mut list = MoveList::empty();
+        list.fill(player, opponent, moves);
+        list.score_mobility(player, opponent);
+        let mut best = i32::MIN;
+        for i in 0..list.len() {
+            let c = list.pick(i);
+            let (np, no) = c.child(player, opponent);
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
+            let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Null-window search one ply deep: the children's evaluations in square order, each
+    /// move's flips computed only when it is reached (no move list, so nothing is computed
+    /// for the moves after a cut-off).
+    fn nws_one_ply(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
+        alpha: i32,
+        moves: u64,
+    ) -> i32 {
+        let mut best = i32::MIN;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(sq, player, opponent);
+            let cs = self.eval.play(state, sq, f);
+            let v = -self.nws(opponent ^ f, player ^ f ^ (1u64 << sq), &cs, -alpha - 1, 0);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Scores the moves of a midgame node: by shallow searches of the children (inside
+    /// `window`) at larger depths, by mobility otherwise; the table move first.
+    fn order_mid(
+        &mut self,
+        board: &Board,
+        state: &E::State,
+        list: &mut MoveList,
+        depth: u32,
+        window: (i32, i32),
+        tt_move: MoveHint,
+    ) {
+        if depth >= SORT_SEARCH_MIN_DEPTH {
+            // The table move is put first by the searches' own skip.
+            let sort_depth = sort_depth_for(depth);
+            self.score_by_search(board, state, list, sort_depth, window, tt_move);
+        } else {
+            list.score_mobility(board.player, board.opponent);
+            list.boost(tt_move);
+        }
+    }
+
+    /// Orders `list` by [`MoveList::score_by_values`] with `sort_depth` searches of the
+    /// children inside `window`; the move on `skip` goes first without a search.
+    fn score_by_search(
+        &mut self,
+        board: &Board,
+        state: &E::State,
+        list: &mut MoveList,
+        sort_depth: u32,
+        window: (i32, i32),
+        skip: MoveHint,
+    ) {
+        list.score_by_values(board.player, board.opponent, skip, |c, (np, no)| {
+            let cs = self.eval.play(state, c.sq as usize, c.flips);
+            -self.pvs(np, no, &cs, -window.1, -window.0, sort_depth)
+        });
+    }
+
+    /// Enhanced transposition cut-off: a child already known (from the table) to be worth more
+    /// than `alpha` to us ends the search at once.
+    fn etc(&mut self, board: &Board, alpha: i32, n: u32, list: &MoveList) -> Option<i32> {
+        // Every child's bucket is asked for first, so that their misses to memory overlap.
+        let (player, opponent) = (board.player, board.opponent);
+        let mut hashes = [0u64; MAX_MOVES];
+        for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
+            let (np, no) = c.child(player, opponent);
+            *h = Board::new(np, no).table_hash();
+            self.tt.prefetch(*h);
+        }
+        for (c, &h) in list.as_slice().iter().zip(hashes.iter()) {
+            let (np, no) = c.child(player, opponent);
+            let child = Board::new(np, no);
+            if let Some(d) = self.tt.probe(&child, h) {
+                if d.is_usable(n as u8 - 1, self.selectivity) && -(d.upper as i32) > alpha {
+                    return Some(-(d.upper as i32));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The loop of a helper thread of `pool`: searches the moves of the split points it is offered
+/// with its own context, keeping its endgame cache from one split point to the next.
+pub fn help<E: Evaluator>(
+    pool: &SplitPool,
+    tt: &TranspositionTable,
+    eval: &E,
+    probcut: &ProbCutModel,
+) {
+    let mut end_cache = Some(EndCache::default());
+    pool.helper_loop(|sp| {
+        let cache = end_cache.take().unwrap_or_default();
+        let mut ctx = Context::new_with_end_cache(tt, eval, &sp.abort, cache)
+            .with_probcut(probcut)
+            .with_pool(pool);
+        ctx.selectivity = sp.node.selectivity;
+        ctx.ordering_window = sp.node.ordering_window;
+        ctx.tt_min_depth = sp.node.tt_min_depth;
+        ctx.search_split(sp);
+        end_cache = Some(ctx.end_cache);
+        ctx.nodes
+    });
+}
+
+impl<E: Evaluator> Context<'_, E> {
+    /// Searches moves of `sp` until none is left, it is aborted or this context stops; true
+    /// when this context stopped.
+    fn search_split(&mut self, sp: &SplitPoint) -> bool {
+        let node = sp.node;
+        while let Some(c) = sp.take() {
+            let (np, no) = c.child(node.player, node.opponent);
+            let v = -self.nws_end(np, no, -node.alpha - 1, node.empties - 1);
+            if self.stopped {
+                return true;
+            }
+            if sp.record(v, c.sq) {
+                break;
+            }
+        }
+        false
+    }
+
+    /// True when an idle helper could take a split point now.
+    #[inline(always)]
+    fn can_split(&self) -> bool {
+        self.pool.is_some_and(|p| p.has_idle())
+    }
+
+    /// Shares `rest` (moves still to search, best first) of a null-window node around
+    /// `alpha` with idle helpers and searches them too. Returns the best (value, move) over
+    /// them, or `None` when no helper was free (the caller then searches them alone).
+    fn split(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        empties: u32,
+        alpha: i32,
+        rest: Vec<Candidate>,
+    ) -> Option<(i32, MoveHint)> {
+        let pool = self.pool?;
+        let node = SplitNode {
+            player,
+            opponent,
+            empties,
+            alpha,
+            selectivity: self.selectivity,
+            ordering_window: self.ordering_window,
+            tt_min_depth: self.tt_min_depth,
+        };
+        let sp = Arc::new(SplitPoint::new(node, rest));
+        if !pool.offer(&sp) {
+            return None;
+        }
+        // The owner works on its own split point with its own stop flag.
+        if self.search_split(&sp) {
+            sp.abort.store(true, Ordering::Relaxed);
+        }
+        Some(sp.finish(|| self.should_stop()))
+    }
+}

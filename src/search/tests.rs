@@ -1,0 +1,200 @@
+//! The node search against a plain negamax written here: exact solves of positions with few
+//! empties (every endgame tier, the table and the endgame cache included) and shallow midgame
+//! searches with selectivity off, each in full and null windows.
+
+use super::context::Context;
+use super::tt::TranspositionTable;
+use crate::board::{Board, Square};
+use crate::eval::heuristic::Heuristic;
+use crate::eval::Evaluator;
+use crate::rng::Rng;
+use std::sync::atomic::AtomicBool;
+
+/// The children of `b` (no pass).
+fn children(b: &Board) -> Vec<Board> {
+    let mut out = Vec::new();
+    let mut m = b.legal_moves();
+    while m != 0 {
+        let sq = Square::from_index(m.trailing_zeros());
+        m &= m - 1;
+        out.push(b.play(sq).expect("legal"));
+    }
+    out
+}
+
+/// The exact final score of `b` by alpha-beta without ordering, table or cut-off tricks.
+fn exact(b: &Board, mut alpha: i32, beta: i32) -> i32 {
+    let kids = children(b);
+    if kids.is_empty() {
+        let passed = b.pass();
+        if passed.legal_moves() == 0 {
+            return b.final_score();
+        }
+        return -exact(&passed, -beta, -alpha);
+    }
+    let mut best = -65;
+    for c in &kids {
+        best = best.max(-exact(c, -beta, -alpha));
+        alpha = alpha.max(best);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The value the search defines for `b` searched `depth` plies: exact once the depth reaches
+/// the last empty, the static evaluation at depth 0, and a pass costs no ply.
+fn negamax(eval: &Heuristic, b: &Board, depth: u32) -> i32 {
+    if depth >= b.empty_count() {
+        return exact(b, -64, 64);
+    }
+    if depth == 0 {
+        return eval.evaluate(b);
+    }
+    let kids = children(b);
+    if kids.is_empty() {
+        let passed = b.pass();
+        if passed.legal_moves() == 0 {
+            return b.final_score();
+        }
+        return -negamax(eval, &passed, depth);
+    }
+    kids.iter()
+        .map(|c| -negamax(eval, c, depth - 1))
+        .max()
+        .expect("a child")
+}
+
+/// Positions along random games with `empties` empties (the side to move has a move or must
+/// pass; finished games are skipped).
+fn positions(seed: u64, empties: u32, count: usize) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut b = Board::START;
+        while b.empty_count() > empties {
+            match rng.random_move(&b) {
+                Some(mv) => b = b.apply(mv).expect("legal"),
+                None => break,
+            }
+        }
+        if b.empty_count() == empties && !b.is_game_over() {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// A fail-soft result `v` of a search in (`alpha`, `beta`) agrees with the true value `t`.
+fn assert_fail_soft(v: i32, t: i32, (alpha, beta): (i32, i32), what: &str, b: &Board) {
+    let ok = if v <= alpha {
+        t <= v
+    } else if v >= beta {
+        t >= v
+    } else {
+        t == v
+    };
+    assert!(ok, "{what} in ({alpha}, {beta}): {v}, negamax {t}\n{b}");
+}
+
+/// Searches of one table, no book and no selectivity.
+struct Probe {
+    tt: TranspositionTable,
+    stop: AtomicBool,
+}
+
+impl Probe {
+    fn new() -> Probe {
+        Probe {
+            tt: TranspositionTable::new(1),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// Principal-variation search of `b` to `depth` in (`alpha`, `beta`).
+    fn pv(&self, b: &Board, window: (i32, i32), depth: u32) -> i32 {
+        let mut ctx = Context::new(&self.tt, &Heuristic, &self.stop);
+        ctx.pvs_mid(b.player, b.opponent, window.0, window.1, depth)
+    }
+
+    /// Null-window search of `b` to `depth` around `alpha`.
+    fn null_window(&self, b: &Board, alpha: i32, depth: u32) -> i32 {
+        let mut ctx = Context::new(&self.tt, &Heuristic, &self.stop);
+        ctx.nws(b.player, b.opponent, &(), alpha, depth)
+    }
+
+    /// Null-window exact search of `b` around `alpha` in the endgame solver.
+    fn null_window_end(&self, b: &Board, alpha: i32) -> i32 {
+        let mut ctx = Context::new(&self.tt, &Heuristic, &self.stop);
+        ctx.nws_end(b.player, b.opponent, alpha, b.empty_count())
+    }
+}
+
+/// Windows around `t`: full, narrow around it, null windows on both sides and on it.
+fn windows(t: i32) -> Vec<(i32, i32)> {
+    let c = |x: i32| x.clamp(-64, 64);
+    vec![
+        (-64, 64),
+        (c(t - 3), c(t + 3)),
+        (c(t - 1), c(t)),
+        (c(t), c(t + 1)),
+        (c(t - 5), c(t - 4)),
+        (c(t + 4), c(t + 5)),
+        (c(t + 2), c(t + 9)),
+    ]
+}
+
+/// `probe`'s searches of `b` to `depth` agree with its true value `t` in every window: the
+/// principal-variation search exactly in a full window, fail-soft in the others, the
+/// null-window search (and, for a solve, the endgame's) around each window's alpha.
+fn check_windows(probe: &Probe, b: &Board, t: i32, depth: u32) {
+    assert_eq!(probe.pv(b, (-64, 64), depth), t, "depth {depth}\n{b}");
+    let solve = depth >= b.empty_count();
+    for w in windows(t).into_iter().filter(|w| w.0 < w.1) {
+        assert_fail_soft(probe.pv(b, w, depth), t, w, "pvs", b);
+        let null = (w.0, w.0 + 1);
+        let v = probe.null_window(b, w.0, if solve { depth + 2 } else { depth });
+        assert_fail_soft(v, t, null, "nws", b);
+        if solve {
+            assert_fail_soft(probe.null_window_end(b, w.0), t, null, "nws_end", b);
+        }
+    }
+}
+
+/// Solves of 1 to 14 empties (the last-empties solvers, the shallow tier, the endgame cache,
+/// the table with ETC and the evaluation ordering) agree with negamax in every window, with
+/// a fresh table and with one kept across the searches.
+#[test]
+fn exact_solves_match_negamax() {
+    let shared = Probe::new();
+    for n in 1..=14u32 {
+        let count = if n <= 10 { 12 } else { 4 };
+        for b in positions(100 + n as u64, n, count) {
+            let t = exact(&b, -64, 64);
+            for probe in [&Probe::new(), &shared] {
+                check_windows(probe, &b, t, n);
+            }
+        }
+    }
+}
+
+/// Midgame searches of depth 1 to 5 with selectivity off (the one-ply and shallow null-window
+/// searches, the table, the ordering searches) agree with a depth-limited negamax on the
+/// static evaluation, in every window, with a fresh table and with one kept over the
+/// position's depths in increasing order (as iterative deepening keeps it; a table kept across
+/// positions could hold deeper results of a transposition, which the search rightly uses).
+#[test]
+fn midgame_searches_match_negamax() {
+    for (seed, n) in [(1, 40), (2, 30), (3, 22), (4, 16)] {
+        for b in positions(seed, n, 5) {
+            let shared = Probe::new();
+            for depth in 1..=5 {
+                let t = negamax(&Heuristic, &b, depth);
+                for probe in [&Probe::new(), &shared] {
+                    check_windows(probe, &b, t, depth);
+                }
+            }
+        }
+    }
+}
