@@ -6,7 +6,7 @@
 use super::error::{nats, DistribError};
 use crate::eval::Weights;
 use crate::framing::fnv1a64;
-use crate::search::probcut::ProbCutModel;
+use crate::search::ProbCutModel;
 use crate::train::selfplay::Model;
 use async_nats::jetstream::object_store::ObjectStore;
 use std::collections::HashMap;
