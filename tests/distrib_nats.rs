@@ -425,9 +425,9 @@ fn distributed_selfplay_resumes_after_the_coordinator_is_killed() {
 #[test]
 fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
     let dir = temp_dir("kill");
-    // Slower units (4 games at depth 6), so the kill lands while one is being played.
-    let args = |out: &Path| sized_args(out, 4, 6, 14);
-    let expected = local_run_with(&dir, args(&dir.join("local")), 2);
+    // One slow unit (8 games at depth 10), so the kill lands while it is being played.
+    let args = |out: &Path| sized_args(out, 8, 10, 16);
+    let expected = local_run_with(&dir, args(&dir.join("local")), 1);
     let server = Server::start("kill");
     let url = server.url.clone();
     let mut w1 = start_worker(&url, &dir, "w1");
@@ -438,25 +438,24 @@ fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    // Kill the worker as soon as its heartbeat says it is playing a batch.
+    // Kill the worker as soon as it says it is playing the batch.
     let start = Instant::now();
-    loop {
-        let s = wedge()
-            .args(["queue", "status", "--queue", &url])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&s.stdout).into_owned();
-        if text.contains("w1: playing batch") {
-            break;
-        }
+    let w1_log = || std::fs::read_to_string(dir.join("w1.log")).unwrap_or_default();
+    while !w1_log().contains("playing batch 0") {
         assert!(
             start.elapsed() < Duration::from_secs(120),
-            "w1 never played: {text}"
+            "w1 never played: {}",
+            w1_log()
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(10));
     }
     w1.kill().unwrap();
     w1.wait().unwrap();
+    assert!(
+        !w1_log().contains("games in"),
+        "w1 finished before the kill: {}",
+        w1_log()
+    );
     // Its unit is redelivered to the next worker once its acknowledgement time runs out.
     let mut w2 = start_worker(&url, &dir, "w2");
     let status = wait_for(
@@ -473,9 +472,11 @@ fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
         .unwrap();
     assert!(status.success(), "coordinator: {out}");
     assert!(
-        out.contains("2 batches (0 already there, 0 replaced), 8 games played"),
+        out.contains("1 batches (0 already there, 0 replaced), 8 games played"),
         "{out}"
     );
+    let w2_log = std::fs::read_to_string(dir.join("w2.log")).unwrap();
+    assert!(w2_log.contains("playing batch 0 of run 11"), "{w2_log}");
     assert_eq!(
         files(&distributed),
         expected,
