@@ -150,6 +150,20 @@ fn start_worker(url: &str, dir: &Path, name: &str) -> Child {
         .expect("start a worker")
 }
 
+/// Waits for the coordinator to succeed within `limit`; returns what it printed.
+fn finish_coordinator(coordinator: &mut Child, limit: Duration) -> String {
+    let status = wait_for(coordinator, limit, "the coordinator");
+    let mut out = String::new();
+    coordinator
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(status.success(), "coordinator: {out}");
+    out
+}
+
 /// Waits for `child` at most `limit`, killing it and failing past that.
 fn wait_for(child: &mut Child, limit: Duration, what: &str) -> std::process::ExitStatus {
     let start = Instant::now();
@@ -273,19 +287,7 @@ fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let status = wait_for(
-        &mut coordinator,
-        Duration::from_secs(300),
-        "the coordinator",
-    );
-    let mut out = String::new();
-    coordinator
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert!(status.success(), "coordinator: {out}");
+    let out = finish_coordinator(&mut coordinator, Duration::from_secs(300));
     assert!(
         out.contains("4 batches (0 already there, 0 replaced), 8 games played"),
         "{out}"
@@ -458,19 +460,7 @@ fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
     );
     // Its unit is redelivered to the next worker once its acknowledgement time runs out.
     let mut w2 = start_worker(&url, &dir, "w2");
-    let status = wait_for(
-        &mut coordinator,
-        Duration::from_secs(600),
-        "the coordinator",
-    );
-    let mut out = String::new();
-    coordinator
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert!(status.success(), "coordinator: {out}");
+    let out = finish_coordinator(&mut coordinator, Duration::from_secs(600));
     assert!(
         out.contains("1 batches (0 already there, 0 replaced), 8 games played"),
         "{out}"

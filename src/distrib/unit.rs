@@ -4,7 +4,6 @@
 //! by any worker, any number of times, with the same bytes as the result.
 
 use crate::framing::{fnv1a64, verify_trailer, Reader, Writer};
-use crate::search::Selectivity;
 use crate::train::selfplay::{BatchId, Settings};
 
 /// The message's first bytes.
@@ -60,14 +59,8 @@ impl SelfplayUnit {
         w.u32(self.games);
         w.u64(self.weights_checksum);
         w.u64(self.probcut_checksum);
-        for v in [
-            s.depth,
-            u32::from(s.selectivity.0),
-            s.exact_empties,
-            s.min_plies,
-            s.max_plies,
-        ] {
-            w.u8(v.min(255) as u8);
+        for b in s.byte_fields() {
+            w.u8(b);
         }
         w.u16(s.wthor_per_mille.min(u32::from(u16::MAX)) as u16);
         w.u32(s.game_hash_mb);
@@ -107,17 +100,12 @@ impl SelfplayUnit {
         let games = r.u32().map_err(truncated)?;
         let weights_checksum = r.u64().map_err(truncated)?;
         let probcut_checksum = r.u64().map_err(truncated)?;
-        let [depth, selectivity, exact_empties, min_plies, max_plies] =
-            r.array().map_err(truncated)?;
-        let settings = Settings {
-            depth: u32::from(depth),
-            selectivity: Selectivity(selectivity),
-            exact_empties: u32::from(exact_empties),
-            min_plies: u32::from(min_plies),
-            max_plies: u32::from(max_plies),
-            wthor_per_mille: u32::from(r.u16().map_err(truncated)?),
-            game_hash_mb: r.u32().map_err(truncated)?,
-        };
+        let bytes = r.array().map_err(truncated)?;
+        let settings = Settings::from_fields(
+            bytes,
+            r.u16().map_err(truncated)?,
+            r.u32().map_err(truncated)?,
+        );
         if let Some(problem) = settings.problem() {
             return Err(UnitError::Settings(problem));
         }

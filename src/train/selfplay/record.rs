@@ -351,16 +351,10 @@ impl Batch {
         out.u64(h.weights_checksum);
         out.u64(h.probcut_checksum);
         out.u64(h.wthor_checksum);
-        for v in [
-            s.depth,
-            u32::from(s.selectivity.0),
-            s.exact_empties,
-            s.min_plies,
-            s.max_plies,
-            0,
-        ] {
-            out.u8(v as u8);
+        for b in s.byte_fields() {
+            out.u8(b);
         }
+        out.u8(0); // reserved
         out.u16(s.wthor_per_mille as u16);
         out.u32(s.game_hash_mb);
         debug_assert_eq!(out.len(), HEADER_LEN);
@@ -426,19 +420,12 @@ impl Batch {
             index: r.u64()?,
         };
         let (weights_checksum, probcut_checksum, wthor_checksum) = (r.u64()?, r.u64()?, r.u64()?);
-        let [depth, selectivity, exact_empties, min_plies, max_plies, reserved] = r.array()?;
+        let bytes = r.array()?;
+        let reserved = r.u8()?;
         if reserved != 0 {
             return Err(RecordErrorKind::Reserved(reserved));
         }
-        let settings = Settings {
-            depth: u32::from(depth),
-            selectivity: Selectivity(selectivity),
-            exact_empties: u32::from(exact_empties),
-            min_plies: u32::from(min_plies),
-            max_plies: u32::from(max_plies),
-            wthor_per_mille: u32::from(r.u16()?),
-            game_hash_mb: r.u32()?,
-        };
+        let settings = Settings::from_fields(bytes, r.u16()?, r.u32()?);
         if let Some(problem) = settings.problem() {
             return Err(RecordErrorKind::Settings(problem));
         }

@@ -73,6 +73,34 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The byte-sized fields as stored in batch files and work units: depth, selectivity,
+    /// exact empties, first and last opening ply (each at most 255 once valid).
+    pub(crate) fn byte_fields(&self) -> [u8; 5] {
+        [
+            self.depth,
+            u32::from(self.selectivity.0),
+            self.exact_empties,
+            self.min_plies,
+            self.max_plies,
+        ]
+        .map(|v| v.min(255) as u8)
+    }
+
+    /// The settings from their stored fields ([`Settings::byte_fields`], then the WTHOR share
+    /// and the table size); checked by the caller with [`Settings::problem`].
+    pub(crate) fn from_fields(bytes: [u8; 5], wthor_per_mille: u16, game_hash_mb: u32) -> Settings {
+        let [depth, selectivity, exact_empties, min_plies, max_plies] = bytes;
+        Settings {
+            depth: u32::from(depth),
+            selectivity: Selectivity(selectivity),
+            exact_empties: u32::from(exact_empties),
+            min_plies: u32::from(min_plies),
+            max_plies: u32::from(max_plies),
+            wthor_per_mille: u32::from(wthor_per_mille),
+            game_hash_mb,
+        }
+    }
+
     /// Tiny games for tests: depth 2, solved from 8 empties, short random openings, 1 MB
     /// tables.
     #[cfg(test)]
