@@ -9,6 +9,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(nboard gtp console ggf obf transcript wthor book weights batch)
 cargo afl build --release --features afl
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
+mkdir -p target/afl # the logs beside each target's findings
 printf '%-11s %12s %8s %8s\n' target execs crashes hangs
 for t in "${targets[@]}"; do
   out=target/afl/$t

@@ -169,9 +169,7 @@ fn search_valuer(
     builder: &EngineBuilder,
     depth: u32,
 ) -> Result<SearchValuer<PatternEval>, CliError> {
-    let searcher = builder
-        .with_hash(64)
-        .searcher_of(Arc::new(builder.evaluation()?))?;
+    let searcher = builder.with_hash(64).searcher()?;
     Ok(SearchValuer::new(searcher, depth, Selectivity::NONE))
 }
 

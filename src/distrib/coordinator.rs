@@ -11,7 +11,7 @@ use super::setup::{self, SELFPLAY_UNITS};
 use super::unit::SelfplayUnit;
 use crate::eval::Weights;
 use crate::train::progress::Progress;
-use crate::train::selfplay::record::HEADER_LEN;
+use crate::train::selfplay::record::{CHECKSUM_LEN, HEADER_LEN};
 use crate::train::selfplay::{pending_batches, RunPlan, RunSummary, SelfPlay};
 use async_nats::jetstream::{consumer, stream};
 use futures_util::StreamExt;
@@ -61,12 +61,12 @@ pub async fn run_selfplay(
     let (mut summary, todo) = pending_batches(dir, selfplay, plan, quiet)?;
     let queue = setup::connect(url).await?;
     let max_payload = queue.client.server_info().max_payload;
-    let largest = HEADER_LEN + 8 + plan.batch_size as usize * MAX_GAME_BYTES;
+    let largest = HEADER_LEN + CHECKSUM_LEN + plan.batch_size as usize * MAX_GAME_BYTES;
     if largest > max_payload {
         return Err(DistribError::Usage(format!(
             "batches of {} games may not fit in the server's {max_payload}-byte messages: use --batch-size {} or less (or raise max_payload)",
             plan.batch_size,
-            (max_payload.saturating_sub(HEADER_LEN + 8)) / MAX_GAME_BYTES
+            (max_payload.saturating_sub(HEADER_LEN + CHECKSUM_LEN)) / MAX_GAME_BYTES
         )));
     }
     let units = queue.units().await?;

@@ -251,27 +251,26 @@ async fn handle(
     tick.tick().await;
     let played = loop {
         tokio::select! {
-                r = &mut task => break r,
-                _ = tick.tick() => {
-                    // Still alive: the unit must not be redelivered to someone else yet.
-                    if let Err(e) = message.ack_with(AckKind::Progress).await {
-                        tracing::warn!("in-progress report for {what}: {e}");
-                    }
-                    beat(queue, key, &format!("playing {what}"), summary).await;
-        eprintln!("wedge worker {name}: playing {what} ({} games)", unit.games);
+            r = &mut task => break r,
+            _ = tick.tick() => {
+                // Still alive: the unit must not be redelivered to someone else yet.
+                if let Err(e) = message.ack_with(AckKind::Progress).await {
+                    tracing::warn!("in-progress report for {what}: {e}");
                 }
-                _ = signals.recv() => {
-                    if *stopping {
-                        eprintln!("wedge worker {name}: second signal: releasing {what} and exiting");
-                        let _ = message.ack_with(AckKind::Nak(None)).await;
-                        return Ok(Outcome::Abandoned);
-                    }
-                    *stopping = true;
-                    eprintln!(
-                        "wedge worker {name}: finishing {what}, then exiting (signal again to release it now)"
-                    );
-                }
+                beat(queue, key, &format!("playing {what}"), summary).await;
             }
+            _ = signals.recv() => {
+                if *stopping {
+                    eprintln!("wedge worker {name}: second signal: releasing {what} and exiting");
+                    let _ = message.ack_with(AckKind::Nak(None)).await;
+                    return Ok(Outcome::Abandoned);
+                }
+                *stopping = true;
+                eprintln!(
+                    "wedge worker {name}: finishing {what}, then exiting (signal again to release it now)"
+                );
+            }
+        }
     };
     let batch = match played {
         Ok(Ok(batch)) => batch,

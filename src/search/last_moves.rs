@@ -125,10 +125,7 @@ impl<E: Evaluator> Context<'_, E> {
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if NEIGHBOURS[sq] & opponent == 0 {
-                    continue;
-                }
-                let f = flips(sq, player, opponent);
+                let f = flips_near(sq, player, opponent);
                 if f == 0 {
                     continue;
                 }

@@ -55,6 +55,22 @@ type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
 /// and a best move.
 type Known = Option<(Option<(i32, i32)>, MoveHint)>;
 
+/// How a node begins ([`Context::enter`]): its legal moves, or the value to return at once.
+enum Entry {
+    Moves(u64),
+    Value(i32),
+}
+
+/// What a phase's cut-offs found before any move ([`Phase::prune`]).
+enum Pruning {
+    /// A cut-off: the node's value.
+    Cut(i32),
+    /// No cut-off; the move list was filled on the way.
+    Listed,
+    /// No cut-off; the move list is still empty.
+    Unlisted,
+}
+
 /// A null-window node: the position and the window's `alpha`.
 #[derive(Clone, Copy)]
 struct Node {
@@ -71,15 +87,15 @@ trait Phase<E: Evaluator> {
     fn shallow(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32>;
     /// The table hash of the position (0 where no table is used) and what is known of it.
     fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known);
-    /// `Err(value)` when a cut-off ends the search before any move (stability, Multi-ProbCut,
-    /// enhanced transposition cut-offs); `Ok(true)` when `list` was filled on the way.
+    /// The cut-offs tried before any move (stability, Multi-ProbCut, enhanced transposition
+    /// cut-offs): the value when one ends the search, else whether `list` was filled on the way.
     fn prune(
         &mut self,
         ctx: &mut Context<'_, E>,
         at: Node,
         moves: u64,
         list: &mut MoveList,
-    ) -> Result<bool, i32>;
+    ) -> Pruning;
     /// The value for us of the child after the move on `sq` with `flips`.
     fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32;
     /// Scores the moves of `list` (without the table move when it was searched first).
@@ -132,21 +148,15 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn prune(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        _: u64,
-        _: &mut MoveList,
-    ) -> Result<bool, i32> {
+    fn prune(&mut self, ctx: &mut Context<'_, E>, at: Node, _: u64, _: &mut MoveList) -> Pruning {
         if ctx.selectivity > NO_SELECTIVITY && self.depth >= probcut::MIN_DEPTH {
             let (board, depth) = (&at.board, self.depth);
             let n = board.empty_count();
             if let Some(v) = ctx.probcut(board, self.state, at.alpha, depth, n) {
-                return Err(v);
+                return Pruning::Cut(v);
             }
         }
-        Ok(false)
+        Pruning::Unlisted
     }
 
     #[inline(always)]
@@ -252,15 +262,15 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         at: Node,
         moves: u64,
         list: &mut MoveList,
-    ) -> Result<bool, i32> {
+    ) -> Pruning {
         let (board, alpha, n) = (at.board, at.alpha, self.n);
         if let Some(v) = stability_cut(board.player, board.opponent, alpha, n) {
-            return Err(v);
+            return Pruning::Cut(v);
         }
         if ctx.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
             let state = self.state(ctx.eval, &board);
             if let Some(v) = ctx.probcut(&board, state, alpha, n, n) {
-                return Err(v);
+                return Pruning::Cut(v);
             }
         }
         // ETC needs every child's flips before anything is searched; below its tier the list
@@ -268,11 +278,11 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         if n >= ETC_MIN {
             list.fill(board.player, board.opponent, moves);
             if let Some(v) = ctx.etc(&board, alpha, n, list) {
-                return Err(v);
+                return Pruning::Cut(v);
             }
-            return Ok(true);
+            return Pruning::Listed;
         }
-        Ok(false)
+        Pruning::Unlisted
     }
 
     #[inline(always)]
@@ -336,9 +346,9 @@ fn child(board: &Board, sq: u8, flips: u64) -> (u64, u64) {
 }
 
 impl<E: Evaluator> Context<'_, E> {
-    /// Enters a node: counts it and polls the stop flag. `Ok(moves)` with the legal moves, or
-    /// `Err(value)` to return: `alpha` once stopped, `after_pass` without a move, the final
-    /// score at the end of the game.
+    /// Enters a node: counts it and polls the stop flag. The legal moves, or the value to
+    /// return: `alpha` once stopped, `after_pass` without a move, the final score at the end
+    /// of the game.
     #[inline(always)]
     fn enter(
         &mut self,
@@ -346,18 +356,18 @@ impl<E: Evaluator> Context<'_, E> {
         opponent: u64,
         alpha: i32,
         after_pass: impl FnOnce(&mut Self) -> i32,
-    ) -> Result<u64, i32> {
+    ) -> Entry {
         self.nodes += 1;
         if self.should_stop() {
-            return Err(alpha);
+            return Entry::Value(alpha);
         }
         let moves = legal_moves(player, opponent);
         if moves != 0 {
-            Ok(moves)
+            Entry::Moves(moves)
         } else if legal_moves(opponent, player) != 0 {
-            Err(after_pass(self))
+            Entry::Value(after_pass(self))
         } else {
-            Err(Board::new(player, opponent).final_score())
+            Entry::Value(Board::new(player, opponent).final_score())
         }
     }
 
@@ -411,8 +421,8 @@ impl<E: Evaluator> Context<'_, E> {
             let passed = ctx.eval.pass(state);
             -ctx.pvs(opponent, player, &passed, -beta, -alpha, depth)
         }) {
-            Ok(moves) => moves,
-            Err(v) => return v,
+            Entry::Moves(moves) => moves,
+            Entry::Value(v) => return v,
         };
         // One ply from the horizon: the best of the children's evaluations, without the table
         // or an ordering (the principal variation's last move is found again by
@@ -539,8 +549,8 @@ impl<E: Evaluator> Context<'_, E> {
         let Node { board, alpha } = at;
         let (player, opponent) = (board.player, board.opponent);
         let moves = match self.enter(player, opponent, alpha, |ctx| phase.after_pass(ctx, at)) {
-            Ok(moves) => moves,
-            Err(v) => return v,
+            Entry::Moves(moves) => moves,
+            Entry::Value(v) => return v,
         };
         if let Some(v) = phase.shallow(self, at, moves) {
             return v;
@@ -572,8 +582,9 @@ impl<E: Evaluator> Context<'_, E> {
         // 576-byte copy per node.
         let mut list = MoveList::empty();
         let listed = match phase.prune(self, at, moves, &mut list) {
-            Ok(listed) => listed,
-            Err(v) => return v,
+            Pruning::Cut(v) => return v,
+            Pruning::Listed => true,
+            Pruning::Unlisted => false,
         };
         // The table move first, before the others are ordered: it cuts most of the time, and
         // then their ordering would be wasted.

@@ -24,7 +24,8 @@ impl MoveHint {
     /// The square of index `sq` (below 64).
     #[inline(always)]
     pub const fn square(sq: u8) -> MoveHint {
-        MoveHint(sq & 63)
+        debug_assert!(sq < 64);
+        MoveHint(sq)
     }
 
     #[inline(always)]

@@ -37,6 +37,12 @@ pub const SPRT_MIN_VARIANCE: f64 = 0.01;
 /// The z value of a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
+/// Variance around the score `s` of `w` wins, `d` draws and `l` losses (counts may be
+/// fractional).
+fn trinomial_variance(w: f64, d: f64, l: f64, s: f64) -> f64 {
+    (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / (w + d + l)
+}
+
 /// Elo difference of a score in (0, 1).
 pub fn elo_of_score(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
@@ -100,13 +106,12 @@ impl Tally {
     /// Per-game variance of the score (trinomial).
     pub fn variance(&self) -> Option<f64> {
         let s = self.score()?;
-        let n = self.games() as f64;
-        Some(
-            (self.wins as f64 * (1.0 - s).powi(2)
-                + self.draws as f64 * (0.5 - s).powi(2)
-                + self.losses as f64 * s.powi(2))
-                / n,
-        )
+        Some(trinomial_variance(
+            self.wins as f64,
+            self.draws as f64,
+            self.losses as f64,
+            s,
+        ))
     }
 
     /// The variance the SPRT uses: the games' variance around their own score, with half a win
@@ -114,9 +119,12 @@ impl Tally {
     /// certainty).
     pub fn sprt_variance(&self) -> Option<f64> {
         let s = self.score()?;
-        let n = self.games() as f64 + 1.0;
-        let (w, l) = (self.wins as f64 + 0.5, self.losses as f64 + 0.5);
-        Some((w * (1.0 - s).powi(2) + self.draws as f64 * (0.5 - s).powi(2) + l * s.powi(2)) / n)
+        Some(trinomial_variance(
+            self.wins as f64 + 0.5,
+            self.draws as f64,
+            self.losses as f64 + 0.5,
+            s,
+        ))
     }
 
     /// Elo difference and its 95% interval `(elo, low, high)`; infinite when the score is 0 or

@@ -46,7 +46,7 @@ pub const VERSION: u32 = 1;
 /// Bytes before the first game.
 pub const HEADER_LEN: usize = 76;
 /// The checksum at the end.
-const CHECKSUM_LEN: usize = 8;
+pub const CHECKSUM_LEN: usize = 8;
 /// Bytes of a game before its moves.
 const GAME_HEADER_LEN: usize = 5;
 /// A pass in the move bytes.
@@ -355,7 +355,7 @@ impl Batch {
             out.u8(b);
         }
         out.u8(0); // reserved
-        out.u16(s.wthor_per_mille as u16);
+        out.u16(s.wthor_per_mille.min(u32::from(u16::MAX)) as u16);
         out.u32(s.game_hash_mb);
         debug_assert_eq!(out.len(), HEADER_LEN);
         for g in &self.games {
