@@ -4,13 +4,14 @@
 
 use super::end_cache::EndCache;
 use super::ordering::SORT_WINDOW;
-use super::parallel::SplitPool;
+use super::parallel::{SplitPoint, SplitPool};
 use super::probcut::ProbCutModel;
 use super::tt::{MoveHint, Stored, TranspositionTable};
 use crate::board::Board;
 use crate::book::{BookHit, BookLookup};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Below this depth midgame null-window nodes skip the table and order moves by mobility only
@@ -38,10 +39,17 @@ pub struct Context<'a, E: Evaluator> {
     /// Midgame null-window nodes of less depth skip the table (see
     /// [`TT_MIN_DEPTH`]).
     pub tt_min_depth: u32,
+    /// This context's stop flag: the search's, or for a thread joining a split point, the
+    /// split point's.
     stop: &'a AtomicBool,
+    /// The whole search's stop flag (the same as `stop` outside split points).
+    search_stop: &'a AtomicBool,
     /// Idle helper threads to share work with (none in a single-threaded search).
     pub pool: Option<&'a SplitPool>,
-    deadline: Option<Instant>,
+    /// The split point whose move this context searches, if any: split points it opens
+    /// lie below it.
+    pub split_parent: Option<Arc<SplitPoint>>,
+    pub deadline: Option<Instant>,
     polls: u32,
     /// Positions visited by this thread.
     pub nodes: u64,
@@ -80,7 +88,9 @@ impl<'a, E: Evaluator> Context<'a, E> {
             ordering_window: SORT_WINDOW,
             tt_min_depth: TT_MIN_DEPTH,
             stop,
+            search_stop: stop,
             pool: None,
+            split_parent: None,
             deadline: None,
             polls: 0,
             nodes: 0,
@@ -161,6 +171,17 @@ impl<'a, E: Evaluator> Context<'a, E> {
         self
     }
 
+    /// Also stop with the whole search's flag `stop` (for a context searching a split point).
+    pub fn with_search_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.search_stop = stop;
+        self
+    }
+
+    /// The whole search's stop flag.
+    pub fn search_stop(&self) -> &'a AtomicBool {
+        self.search_stop
+    }
+
     /// Also stop at `deadline`.
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
         self.deadline = deadline;
@@ -171,7 +192,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
     #[inline(always)]
     pub fn should_stop(&mut self) -> bool {
         if !self.stopped {
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed) || self.search_stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if let Some(d) = self.deadline {
                 self.polls += 1;

@@ -41,6 +41,14 @@ impl Default for EndCache {
 }
 
 impl EndCache {
+    /// A cache without slots, left in a context's place while a joined split point's context
+    /// borrows its cache: it knows nothing and keeps nothing.
+    pub fn detached() -> Self {
+        EndCache {
+            slots: Box::new([]),
+        }
+    }
+
     #[inline(always)]
     fn slot(player: u64, opponent: u64) -> usize {
         (table_hash(player, opponent) >> (64 - SLOTS.trailing_zeros())) as usize
@@ -50,7 +58,7 @@ impl EndCache {
     /// discs).
     #[inline(always)]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<CacheHit> {
-        let s = &self.slots[Self::slot(player, opponent)];
+        let s = self.slots.get(Self::slot(player, opponent))?;
         (s.player == player && s.opponent == opponent).then_some(CacheHit {
             lower: s.lower as i32,
             upper: s.upper as i32,
@@ -62,7 +70,9 @@ impl EndCache {
     /// tightening what was known of the same position.
     #[inline(always)]
     pub fn store(&mut self, player: u64, opponent: u64, alpha: i32, score: i32, best: MoveHint) {
-        let s = &mut self.slots[Self::slot(player, opponent)];
+        let Some(s) = self.slots.get_mut(Self::slot(player, opponent)) else {
+            return;
+        };
         let (mut lower, mut upper) = if score > alpha {
             (score, 64)
         } else {

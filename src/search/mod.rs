@@ -140,7 +140,8 @@ impl<E: Evaluator> Searcher<E> {
         let pool = SplitPool::default();
         let mut result = std::thread::scope(|scope| {
             for _ in 1..self.threads {
-                scope.spawn(|| node::help(&pool, &self.tt, &*self.eval, &self.probcut));
+                let (pool, tt, eval, probcut) = (&pool, &*self.tt, &*self.eval, &*self.probcut);
+                scope.spawn(move || node::help(pool, tt, eval, probcut, stop, deadline.hard));
             }
             let mut ctx = Context::new(&self.tt, &*self.eval, stop)
                 .with_probcut(&self.probcut)

@@ -18,7 +18,7 @@ use super::ordering::{
     sort_depth_for, sort_window, Candidate, MoveList, END_EVAL_ORDER_MIN, END_SORT_ABOVE,
     END_SORT_BELOW, END_SORT_SEARCH_MIN, EVAL_ORDER_WEIGHT, MAX_MOVES, SORT_SEARCH_MIN_DEPTH,
 };
-use super::parallel::{SplitNode, SplitPoint, SplitPool};
+use super::parallel::{SplitNode, SplitPoint, SplitPool, Waiting};
 use super::probcut::{self, ProbCutModel};
 use super::stability::stability_cut;
 use super::tt::{MoveHint, TranspositionTable, NO_SELECTIVITY};
@@ -26,8 +26,9 @@ use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::Evaluator;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// At least this many empties: the deep tier uses the shared table; below, the thread's
 /// own cache ([`super::end_cache`]).
@@ -616,8 +617,8 @@ impl<E: Evaluator> Context<'_, E> {
         phase.order(self, at, &mut list, tt_move, moves);
         for i in first..list.len() {
             if let Some(n) = phase.split_empties() {
-                if i == 1 && list.len() > 2 && self.can_split() {
-                    let rest = list.sorted_from(1);
+                if i >= 1 && list.len() - i >= 2 && self.can_split() {
+                    let rest = list.sorted_from(i);
                     if let Some((v, sq)) = self.split(player, opponent, n, alpha, rest) {
                         if v > best {
                             best = v;
@@ -797,27 +798,63 @@ impl<E: Evaluator> Context<'_, E> {
     }
 }
 
-/// The loop of a helper thread of `pool`: searches the moves of the split points it is offered
-/// with its own context, keeping its endgame cache from one split point to the next.
+/// The loop of a helper thread of `pool` in a search stopped by `stop` or `deadline`: joins
+/// split points and searches their moves, keeping its endgame cache from one to the next.
 pub fn help<E: Evaluator>(
     pool: &SplitPool,
     tt: &TranspositionTable,
     eval: &E,
     probcut: &ProbCutModel,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
 ) {
-    let mut end_cache = Some(EndCache::default());
+    let mut end_cache = EndCache::default();
     pool.helper_loop(|sp| {
-        let cache = end_cache.take().unwrap_or_default();
-        let mut ctx = Context::new_with_end_cache(tt, eval, &sp.abort, cache)
+        let ctx = Context::new(tt, eval, stop)
             .with_probcut(probcut)
-            .with_pool(pool);
-        ctx.selectivity = sp.node.selectivity;
-        ctx.ordering_window = sp.node.ordering_window;
-        ctx.tt_min_depth = sp.node.tt_min_depth;
-        ctx.search_split(sp);
-        end_cache = Some(ctx.end_cache);
-        ctx.nodes
+            .with_pool(pool)
+            .with_deadline(deadline);
+        search_joined(&ctx, sp, &mut end_cache)
     });
+}
+
+/// Searches moves of the joined `sp` with a context of its own, set as `like` (the thread's
+/// own context) but stopping on the split point's abort flag as well, and the thread's
+/// endgame `cache`; returns the nodes it counted.
+fn search_joined<E: Evaluator>(
+    like: &Context<'_, E>,
+    sp: &Arc<SplitPoint>,
+    cache: &mut EndCache,
+) -> u64 {
+    let borrowed = std::mem::replace(cache, EndCache::detached());
+    let mut ctx = Context::new_with_end_cache(like.tt, like.eval, &sp.abort, borrowed)
+        .with_search_stop(like.search_stop())
+        .with_deadline(like.deadline)
+        .with_probcut(like.probcut);
+    ctx.pool = like.pool;
+    ctx.selectivity = sp.node.selectivity;
+    ctx.ordering_window = sp.node.ordering_window;
+    ctx.tt_min_depth = sp.node.tt_min_depth;
+    ctx.split_parent = Some(sp.clone());
+    if ctx.search_split(sp) {
+        sp.abort.store(true, Ordering::Relaxed);
+    }
+    *cache = ctx.end_cache;
+    ctx.nodes
+}
+
+/// A waiting owner joins the split points below its own with its own endgame cache.
+impl<E: Evaluator> Waiting for Context<'_, E> {
+    fn join(&mut self, sp: &Arc<SplitPoint>) -> u64 {
+        let mut cache = std::mem::replace(&mut self.end_cache, EndCache::detached());
+        let nodes = search_joined(self, sp, &mut cache);
+        self.end_cache = cache;
+        nodes
+    }
+
+    fn must_stop(&mut self) -> bool {
+        self.should_stop()
+    }
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -838,15 +875,15 @@ impl<E: Evaluator> Context<'_, E> {
         false
     }
 
-    /// True when an idle helper could take a split point now.
+    /// True when an idle thread could join a split point now.
     #[inline(always)]
     fn can_split(&self) -> bool {
         self.pool.is_some_and(|p| p.has_idle())
     }
 
-    /// Shares `rest` (moves still to search, best first) of a null-window node around
-    /// `alpha` with idle helpers and searches them too. Returns the best (value, move) over
-    /// them, or `None` when no helper was free (the caller then searches them alone).
+    /// Opens `rest` (moves still to search, best first) of a null-window node around
+    /// `alpha` to idle threads and searches them too. Returns the best (value, move) over
+    /// them.
     fn split(
         &mut self,
         player: u64,
@@ -865,14 +902,14 @@ impl<E: Evaluator> Context<'_, E> {
             ordering_window: self.ordering_window,
             tt_min_depth: self.tt_min_depth,
         };
-        let sp = Arc::new(SplitPoint::new(node, rest));
-        if !pool.offer(&sp) {
-            return None;
-        }
-        // The owner works on its own split point with its own stop flag.
+        let sp = Arc::new(SplitPoint::new(node, self.split_parent.clone(), rest));
+        pool.open(&sp);
+        // The owner works on its own split point; what it opens meanwhile lies below it.
+        let outer = self.split_parent.replace(sp.clone());
         if self.search_split(&sp) {
             sp.abort.store(true, Ordering::Relaxed);
         }
-        Some(sp.finish(|| self.should_stop()))
+        self.split_parent = outer;
+        Some(pool.finish(&sp, self))
     }
 }

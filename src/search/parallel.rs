@@ -1,16 +1,20 @@
-//! Young-brothers-wait parallel search: once the first move of a deep node has been searched
-//! without a cut-off, the remaining moves may be shared with idle threads through a split
-//! point. Every thread takes moves from the split point's list; a cut-off, or the owner being
-//! told to stop, aborts the helpers working on it. Results are exact whatever the timing.
+//! Young-brothers-wait parallel search with late joining: once the first move of a deep node
+//! has been searched without a cut-off and some thread is idle, the node's remaining moves
+//! become a split point open to joiners. Idle helpers join any open split point with moves
+//! left; an owner waiting for its split point's last moves joins only the split points below
+//! its own (its helpers' work), so that it never waits idle while they could use it. Nobody
+//! spins long: a thread with nothing to do sleeps after a short watch, so that a search
+//! sharing its machine with other programs does not burn the time its own threads need.
+//! Results are exact whatever the timing.
 
 use super::ordering::Candidate;
 use super::tt::MoveHint;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The node of a split point: searched with a null window around `alpha`, and what the
-/// helpers' contexts need to search its moves as the owner would.
+/// joiners' contexts need to search its moves as the owner would.
 #[derive(Clone, Copy, Debug)]
 pub struct SplitNode {
     pub player: u64,
@@ -29,21 +33,26 @@ pub struct SplitNode {
 /// Shared moves of one endgame node.
 pub struct SplitPoint {
     pub node: SplitNode,
+    /// The split point whose move its owner was searching when it opened this one (none at
+    /// the main thread's own nodes): the chain that tells a waiting owner what lies below it.
+    parent: Option<Arc<SplitPoint>>,
     moves: Vec<Candidate>,
     next: AtomicUsize,
-    /// Threads (other than the owner) still searching a move of this split point.
+    /// Threads (other than the owner) that joined and have not left yet.
     workers: AtomicUsize,
-    /// Set on a cut-off or when the owner stops: helpers drop their move.
+    /// Set on a cut-off or when a searcher of it stops: the others drop their move.
     pub abort: AtomicBool,
     /// Best value and move found by anyone.
     best: Mutex<(i32, MoveHint)>,
 }
 
 impl SplitPoint {
-    /// The split point of `node` with `moves` still to search, best first.
-    pub fn new(node: SplitNode, moves: Vec<Candidate>) -> SplitPoint {
+    /// The split point of `node` with `moves` still to search, best first, opened while its
+    /// owner searched a move of `parent`.
+    pub fn new(node: SplitNode, parent: Option<Arc<SplitPoint>>, moves: Vec<Candidate>) -> Self {
         SplitPoint {
             node,
+            parent,
             moves,
             next: AtomicUsize::new(0),
             workers: AtomicUsize::new(0),
@@ -61,6 +70,11 @@ impl SplitPoint {
         self.moves.get(i).copied()
     }
 
+    /// True while a joiner could still take a move.
+    fn has_moves(&self) -> bool {
+        !self.abort.load(Relaxed) && self.next.load(Relaxed) < self.moves.len()
+    }
+
     /// Records a finished move's value; true when it cuts off.
     pub fn record(&self, v: i32, sq: u8) -> bool {
         if let Ok(mut b) = self.best.lock() {
@@ -76,21 +90,20 @@ impl SplitPoint {
         }
     }
 
-    /// Waits for the helpers to finish, aborting them once `should_stop` says so; the
-    /// processor is offered to other threads now and then (a system call each time, so not
-    /// at every turn). Returns the best (value, move) found.
-    pub fn finish(&self, mut should_stop: impl FnMut() -> bool) -> (i32, MoveHint) {
-        let mut turns = 0u32;
-        while self.workers.load(Acquire) > 0 {
-            if should_stop() {
-                self.abort.store(true, Relaxed);
+    /// True when this split point was opened below `ancestor` (by a thread searching one of
+    /// its moves, or deeper).
+    fn is_below(&self, ancestor: &SplitPoint) -> bool {
+        let mut p = self.parent.as_deref();
+        while let Some(sp) = p {
+            if std::ptr::eq(sp, ancestor) {
+                return true;
             }
-            std::hint::spin_loop();
-            turns += 1;
-            if turns.is_multiple_of(64) {
-                std::thread::yield_now();
-            }
+            p = sp.parent.as_deref();
         }
+        false
+    }
+
+    fn best(&self) -> (i32, MoveHint) {
         self.best
             .lock()
             .map(|b| *b)
@@ -99,99 +112,132 @@ impl SplitPoint {
 }
 
 /// How long an idle helper watches for a split point before it sleeps (waking costs a system
-/// call).
-const IDLE_SPIN: Duration = Duration::from_millis(2);
+/// call, and on a virtual machine an interrupt).
+const IDLE_SPIN: Duration = Duration::from_micros(50);
 
-/// The idle helper threads and the split point waiting for them.
+/// How long a waiting owner watches for its helpers to finish before it sleeps.
+const OWNER_SPIN: Duration = Duration::from_micros(20);
+
+/// How long a waiting owner sleeps at most before it polls its stop flag again.
+const OWNER_POLL: Duration = Duration::from_millis(1);
+
+/// What an owner does while it waits for the joiners of its split point.
+pub trait Waiting {
+    /// Searches moves of the joined split point `sp` (opened below the owner's); returns the
+    /// nodes counted.
+    fn join(&mut self, sp: &Arc<SplitPoint>) -> u64;
+    /// True once the owner must stop.
+    fn must_stop(&mut self) -> bool;
+}
+
+/// The open split points and the threads waiting for work.
 #[derive(Default)]
 pub struct SplitPool {
+    open: Mutex<Vec<Arc<SplitPoint>>>,
+    /// Counts the split points ever opened (changed under the `open` lock): a thread that
+    /// found nothing to join waits for it to change.
+    opened: AtomicU64,
+    /// Threads waiting for work: idle helpers and owners waiting for their helpers.
     idle: AtomicUsize,
-    pending: Mutex<Option<Arc<SplitPoint>>>,
-    /// A split point is in `pending` (read by spinning helpers without the lock).
-    offered: AtomicBool,
-    /// Helpers asleep on `wake` (changed and read under the `pending` lock).
+    /// Threads asleep on `wake` (changed under the `open` lock).
     sleeping: AtomicUsize,
     wake: Condvar,
     shutdown: AtomicBool,
-    /// Nodes searched by helpers.
+    /// Nodes searched by joiners.
     pub helper_nodes: AtomicU64,
 }
 
 impl SplitPool {
-    /// True when some helper is waiting for work (cheap: checked before preparing a split).
+    /// True when some thread is waiting for work (cheap: checked before opening a split).
     #[inline(always)]
     pub fn has_idle(&self) -> bool {
         self.idle.load(Relaxed) > 0
     }
 
-    /// Offers `sp` to one idle helper; false when none took the slot.
-    pub fn offer(&self, sp: &Arc<SplitPoint>) -> bool {
-        let Ok(mut slot) = self.pending.lock() else {
-            return false;
-        };
-        if slot.is_some() || self.idle.load(Relaxed) == 0 {
-            return false;
+    /// Opens `sp` to joiners.
+    pub fn open(&self, sp: &Arc<SplitPoint>) {
+        if let Ok(mut open) = self.open.lock() {
+            open.push(sp.clone());
+            self.opened.fetch_add(1, Release);
+            self.wake_sleepers();
         }
-        sp.workers.fetch_add(1, AcqRel);
-        *slot = Some(sp.clone());
-        self.offered.store(true, Release);
+    }
+
+    /// Wakes the sleeping threads (called under the `open` lock, so none misses it).
+    fn wake_sleepers(&self) {
         if self.sleeping.load(Relaxed) > 0 {
-            self.wake.notify_one();
+            self.wake.notify_all();
         }
-        true
     }
 
-    /// Waits, counted as idle, for a split point to help with: watches for one for up to
-    /// [`IDLE_SPIN`], then sleeps until woken. `None` at shutdown.
-    fn wait_for_work(&self) -> Option<Arc<SplitPoint>> {
-        self.idle.fetch_add(1, AcqRel);
-        let taken = self.take_offered();
-        self.idle.fetch_sub(1, AcqRel);
-        taken
+    /// Joins the oldest open split point with moves left that `accept`s (under the lock, so
+    /// that its owner, which closes it under the same lock, waits for this joiner).
+    fn join(
+        open: &MutexGuard<'_, Vec<Arc<SplitPoint>>>,
+        accept: impl Fn(&SplitPoint) -> bool,
+    ) -> Option<Arc<SplitPoint>> {
+        let sp = open.iter().find(|sp| sp.has_moves() && accept(sp))?;
+        sp.workers.fetch_add(1, AcqRel);
+        Some(sp.clone())
     }
 
-    fn take_offered(&self) -> Option<Arc<SplitPoint>> {
-        loop {
-            let spun = self.spin_for_work();
-            let mut slot = self.pending.lock().ok()?;
-            let mut asleep = false;
-            loop {
-                let shutdown = self.shutdown.load(Acquire);
-                if shutdown || slot.is_some() {
-                    if asleep {
-                        self.sleeping.fetch_sub(1, Relaxed);
-                    }
-                    if shutdown {
-                        return None;
-                    }
-                    self.offered.store(false, Release);
-                    return slot.take();
-                }
-                if spun && !asleep {
-                    // Another helper took it first: watch again before sleeping.
-                    break;
-                }
-                if !asleep {
-                    asleep = true;
-                    self.sleeping.fetch_add(1, Relaxed);
-                }
-                slot = self.wake.wait(slot).ok()?;
+    /// Leaves a split point joined by [`SplitPool::join`], waking its owner when it was the
+    /// last joiner.
+    fn leave(&self, sp: &SplitPoint, nodes: u64) {
+        self.helper_nodes.fetch_add(nodes, Relaxed);
+        if sp.workers.fetch_sub(1, AcqRel) == 1 {
+            if let Ok(_open) = self.open.lock() {
+                self.wake_sleepers();
             }
         }
     }
 
-    /// Watches for a split point or the shutdown for up to [`IDLE_SPIN`]; true when one came.
-    fn spin_for_work(&self) -> bool {
+    /// Watches `done` for up to `limit`; true when it came true.
+    fn watch(limit: Duration, done: impl Fn() -> bool) -> bool {
         let start = Instant::now();
         loop {
             for _ in 0..64 {
-                if self.offered.load(Acquire) || self.shutdown.load(Acquire) {
+                if done() {
                     return true;
                 }
                 std::hint::spin_loop();
             }
-            if start.elapsed() >= IDLE_SPIN {
+            if start.elapsed() >= limit {
                 return false;
+            }
+        }
+    }
+
+    /// Waits, counted as idle, for a split point to join: any with moves left. `None` at
+    /// shutdown.
+    fn wait_for_work(&self) -> Option<Arc<SplitPoint>> {
+        self.idle.fetch_add(1, AcqRel);
+        let taken = self.find_work();
+        self.idle.fetch_sub(1, AcqRel);
+        taken
+    }
+
+    fn find_work(&self) -> Option<Arc<SplitPoint>> {
+        let mut open = self.open.lock().ok()?;
+        loop {
+            if self.shutdown.load(Acquire) {
+                return None;
+            }
+            if let Some(sp) = Self::join(&open, |_| true) {
+                return Some(sp);
+            }
+            // Nothing to join among those open: wait for another to open.
+            let seen = self.opened.load(Acquire);
+            drop(open);
+            let fresh = || self.opened.load(Acquire) != seen || self.shutdown.load(Acquire);
+            let came = Self::watch(IDLE_SPIN, fresh);
+            open = self.open.lock().ok()?;
+            if !came {
+                self.sleeping.fetch_add(1, Relaxed);
+                while !fresh() {
+                    open = self.wake.wait(open).ok()?;
+                }
+                self.sleeping.fetch_sub(1, Relaxed);
             }
         }
     }
@@ -199,18 +245,140 @@ impl SplitPool {
     /// Ends the helpers' loops.
     pub fn shut_down(&self) {
         self.shutdown.store(true, Release);
-        if let Ok(_slot) = self.pending.lock() {
+        if let Ok(_open) = self.open.lock() {
             self.wake.notify_all();
         }
     }
 
-    /// The loop of a helper thread: waits for a split point, has `help` search its moves
+    /// The loop of a helper thread: waits for a split point, has `search` search its moves
     /// (returning the nodes it counted), repeats until shut down.
-    pub fn helper_loop(&self, mut help: impl FnMut(&SplitPoint) -> u64) {
+    pub fn helper_loop(&self, mut search: impl FnMut(&Arc<SplitPoint>) -> u64) {
         while let Some(sp) = self.wait_for_work() {
-            let nodes = help(&sp);
-            self.helper_nodes.fetch_add(nodes, Relaxed);
-            sp.workers.fetch_sub(1, AcqRel);
+            let nodes = search(&sp);
+            self.leave(&sp, nodes);
         }
+    }
+
+    /// The owner's end of `sp` once it took no more moves: closes it to joiners, then waits
+    /// for those who joined, meanwhile joining the split points opened below it and aborting
+    /// `sp` once it must stop. Returns the best (value, move) found.
+    pub fn finish(&self, sp: &Arc<SplitPoint>, owner: &mut impl Waiting) -> (i32, MoveHint) {
+        if let Ok(mut open) = self.open.lock() {
+            open.retain(|o| !Arc::ptr_eq(o, sp));
+        }
+        let done = || sp.workers.load(Acquire) == 0;
+        let mut seen = None;
+        while !done() {
+            if owner.must_stop() {
+                sp.abort.store(true, Relaxed);
+            }
+            let opened = self.opened.load(Acquire);
+            if seen != Some(opened) {
+                seen = Some(opened);
+                let below = self
+                    .open
+                    .lock()
+                    .ok()
+                    .and_then(|open| Self::join(&open, |o| o.is_below(sp)));
+                if let Some(child) = below {
+                    let nodes = owner.join(&child);
+                    self.leave(&child, nodes);
+                    seen = None;
+                    continue;
+                }
+            }
+            self.idle.fetch_add(1, AcqRel);
+            let fresh = || done() || self.opened.load(Acquire) != opened;
+            if !Self::watch(OWNER_SPIN, fresh) {
+                if let Ok(open) = self.open.lock() {
+                    if !fresh() {
+                        self.sleeping.fetch_add(1, Relaxed);
+                        let _ = self.wake.wait_timeout(open, OWNER_POLL);
+                        self.sleeping.fetch_sub(1, Relaxed);
+                    }
+                }
+            }
+            self.idle.fetch_sub(1, AcqRel);
+        }
+        sp.best()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split_point(parent: Option<Arc<SplitPoint>>, moves: usize) -> Arc<SplitPoint> {
+        let node = SplitNode {
+            player: 0,
+            opponent: 0,
+            empties: 20,
+            alpha: 0,
+            selectivity: 0,
+            ordering_window: 64,
+            tt_min_depth: 3,
+        };
+        Arc::new(SplitPoint::new(
+            node,
+            parent,
+            vec![Candidate::default(); moves],
+        ))
+    }
+
+    /// An owner that takes every move of the split points it joins, and lets the helper of
+    /// its own split point leave once it joined one.
+    struct Owner<'a> {
+        pool: &'a SplitPool,
+        own: Arc<SplitPoint>,
+        joined: Vec<Arc<SplitPoint>>,
+    }
+
+    impl Waiting for Owner<'_> {
+        fn join(&mut self, sp: &Arc<SplitPoint>) -> u64 {
+            while sp.take().is_some() {}
+            self.joined.push(sp.clone());
+            self.pool.leave(&self.own, 7);
+            3
+        }
+
+        fn must_stop(&mut self) -> bool {
+            false
+        }
+    }
+
+    /// A waiting owner joins the split point its helper opened below its own, never an
+    /// unrelated one, and returns once its helper left.
+    #[test]
+    fn a_waiting_owner_joins_only_split_points_below_its_own() {
+        let pool = SplitPool::default();
+        let own = split_point(None, 3);
+        let unrelated = split_point(None, 3);
+        let below = split_point(Some(own.clone()), 3);
+        let deeper = split_point(Some(below.clone()), 0);
+        assert!(deeper.is_below(&own) && below.is_below(&own) && !unrelated.is_below(&own));
+        pool.open(&own);
+        // A helper joins the owner's split point and takes a move.
+        let helper = pool
+            .open
+            .lock()
+            .ok()
+            .and_then(|o| SplitPool::join(&o, |_| true));
+        assert!(Arc::ptr_eq(&helper.unwrap(), &own));
+        assert!(own.take().is_some());
+        pool.open(&unrelated);
+        pool.open(&below);
+        let mut owner = Owner {
+            pool: &pool,
+            own: own.clone(),
+            joined: Vec::new(),
+        };
+        while own.take().is_some() {}
+        pool.finish(&own, &mut owner);
+        assert_eq!(owner.joined.len(), 1);
+        assert!(Arc::ptr_eq(&owner.joined[0], &below));
+        assert_eq!(pool.helper_nodes.load(Relaxed), 10);
+        // Closed: nobody joins the owner's split point any more.
+        let open = pool.open.lock().unwrap();
+        assert!(open.iter().all(|o| !Arc::ptr_eq(o, &own)));
     }
 }
