@@ -42,6 +42,8 @@ pub enum CliError {
     Distrib(#[from] crate::distrib::DistribError),
     #[error(transparent)]
     Selfplay(#[from] crate::train::selfplay::SelfplayError),
+    #[error(transparent)]
+    Frontend(#[from] crate::protocol::frontend::FrontendError),
     /// An I/O failure the library reports as it is.
     #[error(transparent)]
     Io(#[from] std::io::Error),
