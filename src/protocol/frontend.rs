@@ -10,7 +10,7 @@ use crate::engine::{Engine, Event, EventSink};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 
-/// Why a protocol session could not start.
+/// Why logging or the I/O of a protocol session could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
     /// A log level that is not one of the names accepted, and where it came from.
