@@ -42,6 +42,14 @@ pub enum CliError {
     Distrib(#[from] crate::distrib::DistribError),
     #[error(transparent)]
     Selfplay(#[from] crate::train::selfplay::SelfplayError),
+    #[error(transparent)]
+    Frontend(#[from] crate::protocol::frontend::FrontendError),
+    #[error(transparent)]
+    Match(#[from] crate::tools::match_runner::MatchError),
+    #[error(transparent)]
+    Gate(#[from] crate::tools::gate::GateError),
+    #[error(transparent)]
+    Tree(#[from] crate::tools::tree::TreeTooLarge),
     /// An I/O failure the library reports as it is.
     #[error(transparent)]
     Io(#[from] std::io::Error),

@@ -32,10 +32,10 @@ struct Wanted {
 /// Checks a result for a wanted unit and writes it; `Err` says why it is refused.
 fn accept(selfplay: &SelfPlay, wanted: &Wanted, bytes: &[u8]) -> Result<u64, DistribError> {
     let expected = selfplay.header(wanted.unit.id);
-    let batch = result::check(bytes, &expected, wanted.unit.games).map_err(|message| {
+    let batch = result::check(bytes, &expected, wanted.unit.games).map_err(|source| {
         DistribError::Object {
             name: result::subject(&wanted.unit),
-            message,
+            source,
         }
     })?;
     batch
@@ -286,8 +286,8 @@ async fn take(
             written.insert(key.to_string());
             true
         }
-        Err(DistribError::Object { name, message }) => {
-            eprintln!("wedge selfplay: result {name} refused: {message}");
+        Err(DistribError::Object { name, source }) => {
+            eprintln!("wedge selfplay: result {name} refused: {source}");
             false
         }
         Err(e) => return Err(e),

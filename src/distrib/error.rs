@@ -1,6 +1,9 @@
-//! Everything that can stop a queue command, as one typed error.
+//! Everything that can stop a queue command, as one typed error, and what can be wrong with
+//! an object (a fetched file or a result).
 
-use crate::train::selfplay::SelfplayError;
+use crate::eval::WeightsErrorKind;
+use crate::search::ProbCutError;
+use crate::train::selfplay::{RecordErrorKind, SelfplayError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DistribError {
@@ -12,9 +15,9 @@ pub enum DistribError {
     /// A JetStream request failed: what we were doing and the server's or client's answer.
     #[error("queue: {what}: {message}")]
     Nats { what: String, message: String },
-    /// A file from the object store that is not what its name says.
-    #[error("object {name}: {message}")]
-    Object { name: String, message: String },
+    /// A file from the object store, or a result, that is not what its name says.
+    #[error("object {name}: {source}")]
+    Object { name: String, source: ObjectError },
     #[error("{0}")]
     Selfplay(#[from] SelfplayError),
     #[error("{}: {source}", path.display())]
@@ -27,6 +30,28 @@ pub enum DistribError {
     /// Arguments that parse but cannot be served by the queue.
     #[error("{0}")]
     Usage(String),
+}
+
+/// What is wrong with an object: a weights file, a ProbCut model or a result's batch.
+#[derive(Debug, thiserror::Error)]
+pub enum ObjectError {
+    #[error(transparent)]
+    Weights(#[from] WeightsErrorKind),
+    #[error("not UTF-8 text")]
+    NotText,
+    #[error(transparent)]
+    ProbCut(#[from] ProbCutError),
+    /// The checksum of the contents is not the one the object's name gives.
+    #[error("checksum {found:016x}, expected {expected:016x}")]
+    Checksum { found: u64, expected: u64 },
+    #[error("the loaded model's checksums differ from its name")]
+    ModelChecksums,
+    #[error(transparent)]
+    Batch(#[from] RecordErrorKind),
+    #[error("the batch header is not the unit's (batch {index} of run {run_seed})")]
+    ForeignBatch { index: u64, run_seed: u64 },
+    #[error("{found} games, the unit asked for {expected}")]
+    GameCount { found: usize, expected: u32 },
 }
 
 /// Maps a client error to [`DistribError::Nats`] with what we were doing.

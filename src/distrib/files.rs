@@ -3,7 +3,7 @@
 //! worker keeps what it fetched in a local cache directory and checks every file, fetched or
 //! cached, against the checksum the unit names before playing with it.
 
-use super::error::{nats, DistribError};
+use super::error::{nats, DistribError, ObjectError};
 use crate::eval::Weights;
 use crate::framing::fnv1a64;
 use crate::search::ProbCutModel;
@@ -45,7 +45,7 @@ pub async fn upload(
 ) -> Result<usize, DistribError> {
     let bytes = weights.to_bytes().map_err(|k| DistribError::Object {
         name: weights_name(model.weights_checksum),
-        message: k.to_string(),
+        source: k.into(),
     })?;
     let mut new = 0;
     new += usize::from(put_once(store, &weights_name(model.weights_checksum), &bytes).await?);
@@ -62,25 +62,29 @@ pub async fn upload(
 }
 
 /// The weights in `bytes` if they are valid and their checksum is `checksum`.
-fn check_weights(bytes: &[u8], checksum: u64) -> Result<Weights, String> {
-    let weights = Weights::from_bytes(bytes).map_err(|k| k.to_string())?;
+fn check_weights(bytes: &[u8], checksum: u64) -> Result<Weights, ObjectError> {
+    let weights = Weights::from_bytes(bytes)?;
     let tail = bytes.len().saturating_sub(8);
     let stored = bytes[tail..].try_into().map_or(0, u64::from_le_bytes);
     if stored != checksum {
-        return Err(format!("checksum {stored:016x}, expected {checksum:016x}"));
+        return Err(ObjectError::Checksum {
+            found: stored,
+            expected: checksum,
+        });
     }
     Ok(weights)
 }
 
 /// The ProbCut model in `bytes` if it parses and its checksum is `checksum`.
-fn check_probcut(bytes: &[u8], checksum: u64, name: &str) -> Result<ProbCutModel, String> {
-    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
-    let model = ProbCutModel::parse(text, name).map_err(|e| e.to_string())?;
+fn check_probcut(bytes: &[u8], checksum: u64, name: &str) -> Result<ProbCutModel, ObjectError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| ObjectError::NotText)?;
+    let model = ProbCutModel::parse(text, name)?;
     let computed = fnv1a64(model.to_text().as_bytes());
     if computed != checksum {
-        return Err(format!(
-            "checksum {computed:016x}, expected {checksum:016x}"
-        ));
+        return Err(ObjectError::Checksum {
+            found: computed,
+            expected: checksum,
+        });
     }
     Ok(model)
 }
@@ -116,7 +120,7 @@ impl Files {
     async fn bytes<T>(
         &self,
         name: &str,
-        check: impl Fn(&[u8]) -> Result<T, String>,
+        check: impl Fn(&[u8]) -> Result<T, ObjectError>,
     ) -> Result<T, DistribError> {
         let path = self.cache.join(name);
         if let Ok(bytes) = std::fs::read(&path) {
@@ -138,9 +142,9 @@ impl Files {
             .read_to_end(&mut bytes)
             .await
             .map_err(nats(format!("reading {name} from the object store")))?;
-        let value = check(&bytes).map_err(|message| DistribError::Object {
+        let value = check(&bytes).map_err(|source| DistribError::Object {
             name: name.to_string(),
-            message,
+            source,
         })?;
         write_cache(&self.cache, &path, &bytes)?;
         Ok(value)
@@ -159,12 +163,12 @@ impl Files {
             .await?;
         let model = Model::new(&w, p).map_err(|k| DistribError::Object {
             name: wname.clone(),
-            message: k.to_string(),
+            source: k.into(),
         })?;
         if model.weights_checksum != weights || model.probcut_checksum != probcut {
             return Err(DistribError::Object {
                 name: wname,
-                message: "the loaded model's checksums differ from its name".into(),
+                source: ObjectError::ModelChecksums,
             });
         }
         self.models.insert((weights, probcut), model.clone());

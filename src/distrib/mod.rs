@@ -19,7 +19,7 @@ pub mod status;
 pub mod unit;
 pub mod worker;
 
-pub use error::DistribError;
+pub use error::{DistribError, ObjectError};
 pub use unit::SelfplayUnit;
 
 /// A single-threaded tokio runtime for one queue command (the games run on their own threads).

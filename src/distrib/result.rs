@@ -2,6 +2,7 @@
 //! header), published on the unit's own result subject, and the checks the coordinator makes
 //! before writing them: a valid batch whose header and game count are the unit's.
 
+use super::error::ObjectError;
 use super::unit::SelfplayUnit;
 use crate::train::selfplay::{Batch, BatchHeader};
 
@@ -25,19 +26,19 @@ pub fn key_of_subject(subject: &str) -> Option<&str> {
 }
 
 /// Parses a result and checks it is the batch `expected` with `games` games.
-pub fn check(bytes: &[u8], expected: &BatchHeader, games: u32) -> Result<Batch, String> {
-    let batch = Batch::from_bytes(bytes).map_err(|e| e.to_string())?;
+pub fn check(bytes: &[u8], expected: &BatchHeader, games: u32) -> Result<Batch, ObjectError> {
+    let batch = Batch::from_bytes(bytes)?;
     if batch.header != *expected {
-        return Err(format!(
-            "the batch header is not the unit's (batch {} of run {})",
-            batch.header.id.index, batch.header.id.run_seed
-        ));
+        return Err(ObjectError::ForeignBatch {
+            index: batch.header.id.index,
+            run_seed: batch.header.id.run_seed,
+        });
     }
     if batch.games.len() != games as usize {
-        return Err(format!(
-            "{} games, the unit asked for {games}",
-            batch.games.len()
-        ));
+        return Err(ObjectError::GameCount {
+            found: batch.games.len(),
+            expected: games,
+        });
     }
     Ok(batch)
 }
@@ -76,11 +77,14 @@ mod tests {
             games: vec![],
         };
         assert_eq!(
-            check(&empty.to_bytes(), &header, 0).map(|b| b.games.len()),
-            Ok(0)
+            check(&empty.to_bytes(), &header, 0)
+                .map(|b| b.games.len())
+                .ok(),
+            Some(0)
         );
         assert!(check(&empty.to_bytes(), &header, 1)
             .unwrap_err()
+            .to_string()
             .contains("0 games"));
         let other = BatchHeader {
             weights_checksum: 9,

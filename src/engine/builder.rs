@@ -7,7 +7,7 @@ use crate::eval::weights::WeightsError;
 use crate::eval::PatternEval;
 use crate::search::Searcher;
 use crate::search::TranspositionTable;
-use crate::search::{ProbCutError, ProbCutModel};
+use crate::search::{ProbCutError, ProbCutModel, TableError};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -26,11 +26,11 @@ pub enum BuildError {
     #[error(transparent)]
     ProbCut(#[from] ProbCutError),
     /// The system refuses the table's memory (the message names the size).
-    #[error("{0}")]
-    Table(String),
+    #[error(transparent)]
+    Table(#[from] TableError),
     /// As `Table`, found before the engine thread starts (the option is named).
-    #[error("--hash {mb}: {message}")]
-    Hash { mb: usize, message: String },
+    #[error("--hash {mb}: {0}", mb = .0.megabytes)]
+    Hash(TableError),
     #[error("--learn-book {} is a directory; name the book file", .0.display())]
     LearnBookIsDirectory(PathBuf),
     #[error(
@@ -138,9 +138,7 @@ impl EngineBuilder {
     /// As [`EngineBuilder::searcher`] around an evaluation already loaded.
     pub fn searcher_of(&self, eval: Arc<PatternEval>) -> Result<Searcher<PatternEval>, BuildError> {
         let probcut = self.probcut()?;
-        Ok(Searcher::try_new(eval, self.hash_mb, self.threads)
-            .map_err(BuildError::Table)?
-            .with_probcut(Arc::new(probcut)))
+        Ok(Searcher::try_new(eval, self.hash_mb, self.threads)?.with_probcut(Arc::new(probcut)))
     }
 
     /// How a book is checked when opened.
@@ -213,10 +211,7 @@ impl EngineBuilder {
     /// presence and the ProbCut model are checked here, at once; the weights are loaded and
     /// the table made on the engine thread, where a failure ends the process with its error.
     pub fn engine_factory(&self) -> Result<impl FnOnce(EventSink) -> Engine + Send, BuildError> {
-        TranspositionTable::check_size(self.hash_mb).map_err(|message| BuildError::Hash {
-            mb: self.hash_mb,
-            message,
-        })?;
+        TranspositionTable::check_size(self.hash_mb).map_err(BuildError::Hash)?;
         let weights = self.weights_path()?;
         if !weights.is_file() {
             return Err(BuildError::MissingWeights(weights));

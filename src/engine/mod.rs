@@ -6,7 +6,7 @@
 mod builder;
 mod candidates;
 
-pub use crate::book::play::BookSetting;
+pub use crate::book::play::{BookSetting, LearnFailure};
 pub use builder::{BookOptions, BuildError, EngineBuilder};
 pub use candidates::{candidate_schedule, ScoredRootMove};
 
@@ -71,7 +71,7 @@ pub struct BookMove {
 }
 
 /// How a task ended.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub enum Outcome {
     /// The final report of a [`Task::Search`] (the best move even when stopped early).
     Best(Report),
@@ -83,11 +83,11 @@ pub enum Outcome {
     Static(i32),
     Cleared,
     /// What learning a game did (or why nothing was stored).
-    Learned(Result<String, String>),
+    Learned(Result<String, LearnFailure>),
 }
 
 /// What the worker tells the front end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub enum Event {
     /// An iteration of the running search. `complete` is false when a stop was already asked
     /// for as it was reported: the iteration may have been cut short.
@@ -378,7 +378,7 @@ impl<E: Evaluator> Worker<E> {
 
     /// Adds a game to the user's book (searches of the book's depth value it) and maps the
     /// books again.
-    fn learn(&mut self, moves: &[Move]) -> Result<String, String> {
+    fn learn(&mut self, moves: &[Move]) -> Result<String, LearnFailure> {
         let eval = self.searcher.evaluator_arc();
         // `quit` or the end of input stops the searches, and then nothing is published.
         let make = |depth: u32| {
@@ -391,8 +391,7 @@ impl<E: Evaluator> Worker<E> {
         };
         let text = self
             .books
-            .learn(moves, &make, self.searcher.threads(), &self.stop)
-            .map_err(|e| e.to_string())?;
+            .learn(moves, &make, self.searcher.threads(), &self.stop)?;
         self.reopen_books();
         Ok(text)
     }

@@ -10,10 +10,20 @@ use crate::engine::{Engine, Event, EventSink};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 
+/// Why logging or the I/O of a protocol session could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum FrontendError {
+    /// A log level that is not one of the names accepted, and where it came from.
+    #[error("bad {origin} level {text:?}: expected off, error, warn, info, debug or trace")]
+    LogLevel { origin: &'static str, text: String },
+    #[error("cannot start the I/O runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
 /// Sets up logging to stderr: the level comes from `level` (the `--log` option) if given, else
 /// from `RUST_LOG`, else `warn`. Accepts `off`, `error`, `warn`, `info`, `debug`, `trace`.
 /// Log lines start with a timestamp, never with a protocol keyword (NBoard merges stderr).
-pub fn init_logging(level: Option<&str>) -> Result<(), String> {
+pub fn init_logging(level: Option<&str>) -> Result<(), FrontendError> {
     use tracing_subscriber::filter::LevelFilter;
     let from_env = std::env::var("RUST_LOG").ok();
     let (text, source) = match (level, from_env.as_deref()) {
@@ -28,9 +38,10 @@ pub fn init_logging(level: Option<&str>) -> Result<(), String> {
             LevelFilter::WARN
         }
         Err(_) => {
-            return Err(format!(
-                "bad {source} level {text:?}: expected off, error, warn, info, debug or trace"
-            ))
+            return Err(FrontendError::LogLevel {
+                origin: source,
+                text,
+            })
         }
     };
     let _ = tracing_subscriber::fmt()
@@ -75,10 +86,10 @@ async fn read_stdin(tx: mpsc::UnboundedSender<Option<Input>>) {
 pub fn serve<P: Protocol>(
     proto: P,
     make_engine: impl FnOnce(EventSink) -> Engine,
-) -> Result<(), String> {
+) -> Result<(), FrontendError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
-        .map_err(|e| format!("cannot start the I/O runtime: {e}"))?;
+        .map_err(FrontendError::Runtime)?;
     runtime.block_on(async move {
         let (event_tx, mut events) = mpsc::unbounded_channel::<Event>();
         let mut engine = make_engine(Box::new(move |e| {

@@ -28,7 +28,7 @@ mod valuer;
 pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
 pub use probcut::{ProbCutError, ProbCutModel, Sample, MAX_FIT_DEPTH};
 pub use root::Report;
-pub use tt::{TranspositionTable, TtData};
+pub use tt::{TableError, TranspositionTable, TtData};
 pub use valuer::SearchValuer;
 
 use crate::board::{Board, Move, Square};
@@ -56,9 +56,9 @@ impl<E: Evaluator> Searcher<E> {
         Searcher::try_new(eval, hash_mb, threads).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A searcher with a table of `hash_mb` MB as a user asked, failing with a message when
-    /// the system refuses that memory.
-    pub fn try_new(eval: Arc<E>, hash_mb: usize, threads: usize) -> Result<Self, String> {
+    /// A searcher with a table of `hash_mb` MB as a user asked, failing when the system
+    /// refuses that memory.
+    pub fn try_new(eval: Arc<E>, hash_mb: usize, threads: usize) -> Result<Self, TableError> {
         Ok(Searcher {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
             eval,

@@ -145,6 +145,14 @@ struct Bucket([Slot; 5]);
 // bytes, aligned to 128, far below a page); all-zero bytes are an empty bucket.
 unsafe impl ZeroedAtomics for Bucket {}
 
+/// The system refused the memory of a table of `megabytes` MB.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot get {megabytes} MB for the transposition table: {source}; try a smaller --hash")]
+pub struct TableError {
+    pub megabytes: usize,
+    pub source: std::io::Error,
+}
+
 /// The shared table. Sized in MB at creation; `clear` empties it, `new_search` ages it.
 pub struct TranspositionTable {
     buckets: TableMemory<Bucket>,
@@ -165,11 +173,10 @@ impl TranspositionTable {
         TranspositionTable::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// As [`TranspositionTable::new`], failing with a message when the system refuses the
-    /// memory.
-    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+    /// As [`TranspositionTable::new`], failing when the system refuses the memory.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableError> {
         let n = Self::buckets_for(megabytes);
-        let buckets = TableMemory::new(n).map_err(|e| Self::refused(megabytes, e))?;
+        let buckets = TableMemory::new(n).map_err(|source| TableError { megabytes, source })?;
         Ok(TranspositionTable {
             buckets,
             shift: 64 - n.trailing_zeros(),
@@ -180,9 +187,9 @@ impl TranspositionTable {
 
     /// Checks at once, without keeping it, that a table of `megabytes` MB could be made (a
     /// table made later on another thread would fail only then).
-    pub fn check_size(megabytes: usize) -> Result<(), String> {
+    pub fn check_size(megabytes: usize) -> Result<(), TableError> {
         TableMemory::<Bucket>::check(Self::buckets_for(megabytes))
-            .map_err(|e| Self::refused(megabytes, e))
+            .map_err(|source| TableError { megabytes, source })
     }
 
     /// Buckets in a table of at most `megabytes` MB: a power of two, at least 1024.
@@ -196,10 +203,6 @@ impl TranspositionTable {
             n *= 2;
         }
         n
-    }
-
-    fn refused(megabytes: usize, e: std::io::Error) -> String {
-        format!("cannot get {megabytes} MB for the transposition table: {e}; try a smaller --hash")
     }
 
     /// Size in bytes.
@@ -495,9 +498,11 @@ mod tests {
         let err = TranspositionTable::try_new(usize::MAX)
             .err()
             .expect("refused");
+        assert_eq!(err.megabytes, usize::MAX);
+        let text = err.to_string();
         assert!(
-            err.contains("transposition table") && err.contains("--hash"),
-            "{err}"
+            text.contains("transposition table") && text.contains("--hash"),
+            "{text}"
         );
     }
 }

@@ -3,10 +3,10 @@
 //! SPRT; the candidate may replace the current weights only when both matches accept it.
 
 use super::match_runner::game::GameLimits;
-use super::match_runner::openings::read_openings;
+use super::match_runner::openings::{read_openings, OpeningsError};
 use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl};
 use super::match_runner::stats::{Sprt, SprtDecision};
-use super::match_runner::{run_match, MatchConfig};
+use super::match_runner::{run_match, MatchConfig, MatchError};
 use crate::formats::Clock;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -49,6 +49,28 @@ pub struct GateArgs {
     pub out: PathBuf,
 }
 
+/// Why the gate could not reach a verdict.
+#[derive(Debug, thiserror::Error)]
+pub enum GateError {
+    #[error("no --current given and weights/default.wts not found")]
+    NoCurrent,
+    #[error("{}: no such weights file", .0.display())]
+    MissingWeights(PathBuf),
+    #[error("no books/openings-8ply.txt found; pass --openings FILE")]
+    NoOpenings,
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    #[error("cannot create {}: {source}", path.display())]
+    CreateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("--clock must be a positive number of seconds, not {0}")]
+    Clock(f64),
+    #[error(transparent)]
+    Match(#[from] MatchError),
+}
+
 /// What the gate says about a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GateDecision {
@@ -85,15 +107,14 @@ pub fn run_gate(
     args: &GateArgs,
     exe: &Path,
     out: &mut dyn std::io::Write,
-) -> Result<GateDecision, String> {
+) -> Result<GateDecision, GateError> {
     let current = match &args.current {
         Some(p) => p.clone(),
-        None => crate::eval::weights::default_weights_path()
-            .ok_or("no --current given and weights/default.wts not found")?,
+        None => crate::eval::weights::default_weights_path().ok_or(GateError::NoCurrent)?,
     };
     for w in [&args.candidate, &current] {
         if !w.is_file() {
-            return Err(format!("{}: no such weights file", w.display()));
+            return Err(GateError::MissingWeights(w.clone()));
         }
         if !w.with_extension("probcut").is_file() {
             tracing::warn!(
@@ -105,11 +126,13 @@ pub fn run_gate(
     let openings_path = match &args.openings {
         Some(p) => p.clone(),
         None => crate::paths::find_data_file("books", "openings-8ply.txt")
-            .ok_or("no books/openings-8ply.txt found; pass --openings FILE")?,
+            .ok_or(GateError::NoOpenings)?,
     };
-    let openings = read_openings(&openings_path).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let openings = read_openings(&openings_path)?;
+    std::fs::create_dir_all(&args.out).map_err(|source| GateError::CreateDir {
+        path: args.out.clone(),
+        source,
+    })?;
     let engine = |weights: &Path, name: &str, depth: u32| EngineSpec {
         command: format!(
             "{} --weights {} --hash 64 --no-book nboard",
@@ -129,12 +152,7 @@ pub fn run_gate(
     let clock = Duration::try_from_secs_f64(args.clock)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            format!(
-                "--clock must be a positive number of seconds, not {}",
-                args.clock
-            )
-        })?;
+        .ok_or(GateError::Clock(args.clock))?;
     let matches = [
         (
             args.depth,

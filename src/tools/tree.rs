@@ -35,6 +35,11 @@ pub struct SearchTree {
 /// Most nodes recorded (a deeper request is refused rather than writing a huge file).
 pub const MAX_NODES: usize = 200_000;
 
+/// The search has more than [`MAX_NODES`] nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("more than {MAX_NODES} nodes: choose a smaller depth")]
+pub struct TreeTooLarge;
+
 struct Recorder<'a, E: Evaluator> {
     eval: &'a E,
     tree: SearchTree,
@@ -63,11 +68,9 @@ impl<E: Evaluator> Recorder<'_, E> {
         alpha: i32,
         beta: i32,
         depth: u32,
-    ) -> Result<(usize, i32), String> {
+    ) -> Result<(usize, i32), TreeTooLarge> {
         if self.tree.nodes.len() >= MAX_NODES {
-            return Err(format!(
-                "more than {MAX_NODES} nodes: choose a smaller depth"
-            ));
+            return Err(TreeTooLarge);
         }
         let id = self.node(mv, alpha, beta, depth);
         let moves = b.legal_moves();
@@ -117,7 +120,11 @@ impl<E: Evaluator> Recorder<'_, E> {
 }
 
 /// Records the search of `board` to `depth` with a full window.
-pub fn record<E: Evaluator>(eval: &E, board: &Board, depth: u32) -> Result<SearchTree, String> {
+pub fn record<E: Evaluator>(
+    eval: &E,
+    board: &Board,
+    depth: u32,
+) -> Result<SearchTree, TreeTooLarge> {
     let mut r = Recorder {
         eval,
         tree: SearchTree::default(),

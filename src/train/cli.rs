@@ -400,8 +400,12 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     }
     let init = match &args.init {
         Some(path) => {
-            let w = crate::eval::weights::Weights::load(path).map_err(|e| e.to_string())?;
-            Some(Model::from_weights(&w).map_err(|e| format!("{}: {e}", path.display()))?)
+            let w = crate::eval::weights::Weights::load(path)?;
+            let model = Model::from_weights(&w).map_err(|source| TrainError::StartWeights {
+                path: path.clone(),
+                source,
+            })?;
+            Some(model)
         }
         None => None,
     };

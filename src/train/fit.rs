@@ -102,6 +102,20 @@ pub fn encode_all(
     })
 }
 
+/// Why a weights file cannot start a fit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartWeightsError {
+    #[error("the weights' pattern tables are not this trainer's")]
+    Tables,
+    #[error("{found} weights at scale {scale}, expected {expected} for {phases} phases")]
+    Size {
+        found: usize,
+        scale: u32,
+        expected: usize,
+        phases: usize,
+    },
+}
+
 /// The linear pattern model in discs (f32), laid out like the weights file.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -153,19 +167,18 @@ impl Model {
 
     /// The model of a weights file with this trainer's layout, to start a fit from (an error
     /// says what does not match).
-    pub fn from_weights(w: &Weights) -> Result<Model, String> {
+    pub fn from_weights(w: &Weights) -> Result<Model, StartWeightsError> {
         let mut model = Model::new(w.n_phases);
         if w.tables != expected_tables() {
-            return Err("the weights' pattern tables are not this trainer's".into());
+            return Err(StartWeightsError::Tables);
         }
         if w.data.len() != model.w.len() || w.scale == 0 {
-            return Err(format!(
-                "{} weights at scale {}, expected {} for {} phases",
-                w.data.len(),
-                w.scale,
-                model.w.len(),
-                w.n_phases
-            ));
+            return Err(StartWeightsError::Size {
+                found: w.data.len(),
+                scale: w.scale,
+                expected: model.w.len(),
+                phases: w.n_phases,
+            });
         }
         let scale = w.scale as f32;
         for (x, &v) in model.w.iter_mut().zip(&w.data) {

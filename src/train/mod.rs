@@ -34,6 +34,12 @@ pub enum TrainError {
     Build(#[from] crate::engine::BuildError),
     #[error(transparent)]
     Selfplay(#[from] selfplay::SelfplayError),
+    /// The weights a fit was asked to start from (`--init`) do not fit the trainer.
+    #[error("{}: {source}", path.display())]
+    StartWeights {
+        path: std::path::PathBuf,
+        source: fit::StartWeightsError,
+    },
     /// Inputs or settings that do not fit, said in words.
     #[error("{0}")]
     Invalid(String),

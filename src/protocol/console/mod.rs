@@ -8,7 +8,7 @@
 
 pub mod parse;
 
-pub use parse::{parse_console_line, ConsoleCommand, Transform};
+pub use parse::{parse_console_line, ConsoleCommand, ConsoleParseError, Transform};
 
 use super::text::{counts, drawing, pv_text};
 use super::{Ctx, Flow, Output, Protocol, StopPolicy};

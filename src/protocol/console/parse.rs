@@ -1,8 +1,8 @@
 //! Parsing console lines (nom) into typed commands: bwcore's command set plus a few
 //! conveniences (`depth`, `stop`, a bare move such as `f5`).
 
-use crate::board::{Move, Square};
-use crate::formats::{parse_position, parse_side, Color, Position};
+use crate::board::{BadSquare, Move, Square};
+use crate::formats::{parse_position, parse_side, BoardStringError, Color, Position};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{hex_digit1, space0, space1};
 use nom::combinator::all_consuming;
@@ -52,6 +52,40 @@ pub enum ConsoleCommand {
     Empty,
 }
 
+/// Why a console line is not a command; the message says what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConsoleParseError {
+    #[error("unreadable line")]
+    Unreadable,
+    #[error("unknown command {0:?}; type `help`")]
+    Unknown(String),
+    #[error("`{0}` takes no argument")]
+    NoArgument(String),
+    /// The arguments do not fit the command: the form it takes.
+    #[error("usage: {0}")]
+    Usage(String),
+    #[error("{command} must be 1..=60, not {value:?}")]
+    Depth {
+        command: &'static str,
+        value: String,
+    },
+    #[error("usage: col [X|O], not {0:?}")]
+    ColSide(String),
+    #[error("bad side {0:?}")]
+    BoardSide(String),
+    #[error("the two bitboards overlap")]
+    Overlap,
+    #[error("usage: board <64 squares> <X|O> | board <hex> <hex> [X|O]: {0}")]
+    Board(#[from] BoardStringError),
+    #[error(transparent)]
+    Square(#[from] BadSquare),
+    #[error("coordinates are 1..8")]
+    Coordinates,
+}
+
+/// The usage of `move`.
+const MOVE_USAGE: &str = "move f5 | move X Y (1..8)";
+
 fn word(input: &str) -> IResult<&str, &str> {
     take_while1(|c: char| !c.is_whitespace())(input)
 }
@@ -76,13 +110,13 @@ fn hex_board(text: &str) -> Option<u64> {
 }
 
 /// Parses one line; the error says what was expected.
-pub fn parse_console_line(line: &str) -> Result<ConsoleCommand, String> {
+pub fn parse_console_line(line: &str) -> Result<ConsoleCommand, ConsoleParseError> {
     let cleaned: String = line
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     let Ok((_, w)) = words(&cleaned) else {
-        return Err("unreadable line".into());
+        return Err(ConsoleParseError::Unreadable);
     };
     let Some((cmd, rest)) = w.split_first() else {
         return Ok(ConsoleCommand::Empty);
@@ -92,16 +126,19 @@ pub fn parse_console_line(line: &str) -> Result<ConsoleCommand, String> {
         if rest.is_empty() {
             Ok(c)
         } else {
-            Err(format!("`{cmd}` takes no argument"))
+            Err(ConsoleParseError::NoArgument(cmd.clone()))
         }
     };
-    let depth_arg = |what: &str| match rest {
+    let depth_arg = |command: &'static str| match rest {
         [d] => d
             .parse::<u32>()
             .ok()
             .filter(|d| (1..=60).contains(d))
-            .ok_or_else(|| format!("{what} must be 1..=60, not {d:?}")),
-        _ => Err(format!("usage: {what} N")),
+            .ok_or_else(|| ConsoleParseError::Depth {
+                command,
+                value: d.to_string(),
+            }),
+        _ => Err(ConsoleParseError::Usage(format!("{command} N"))),
     };
     match cmd.as_str() {
         "print" | "p" => none(ConsoleCommand::Print),
@@ -122,13 +159,13 @@ pub fn parse_console_line(line: &str) -> Result<ConsoleCommand, String> {
             [] => Ok(ConsoleCommand::Col(None)),
             [s] => parse_side(s)
                 .map(|c| ConsoleCommand::Col(Some(c)))
-                .ok_or_else(|| format!("usage: col [X|O], not {s:?}")),
-            _ => Err("usage: col [X|O]".into()),
+                .ok_or_else(|| ConsoleParseError::ColSide(s.to_string())),
+            _ => Err(ConsoleParseError::Usage("col [X|O]".into())),
         },
         "save" | "load" => match rest {
             [f] if cmd == "save" => Ok(ConsoleCommand::Save(f.to_string())),
             [f] => Ok(ConsoleCommand::Load(f.to_string())),
-            _ => Err(format!("usage: {cmd} <file.ggf>")),
+            _ => Err(ConsoleParseError::Usage(format!("{cmd} <file.ggf>"))),
         },
         "depth" => depth_arg("depth").map(ConsoleCommand::Depth),
         "stop" => none(ConsoleCommand::Stop),
@@ -140,46 +177,46 @@ pub fn parse_console_line(line: &str) -> Result<ConsoleCommand, String> {
         _ if rest.is_empty() => cmd
             .parse::<Move>()
             .map(ConsoleCommand::Play)
-            .map_err(|_| format!("unknown command {cmd:?}; type `help`")),
-        _ => Err(format!("unknown command {cmd:?}; type `help`")),
+            .map_err(|_| ConsoleParseError::Unknown(cmd)),
+        _ => Err(ConsoleParseError::Unknown(cmd)),
     }
 }
 
 /// `board <64 squares> <X|O>` (squares may be split by spaces) or `board <hex> <hex> [X|O]`:
 /// the side to move's discs, then the opponent's (as `printhex` shows them), Black to move
 /// unless a side is given.
-fn parse_board_args(args: &[&str]) -> Result<Position, String> {
+fn parse_board_args(args: &[&str]) -> Result<Position, ConsoleParseError> {
     if let [a, b, side @ ..] = args {
         if let (Some(p), Some(o)) = (hex_board(a), hex_board(b)) {
             let to_move = match side {
                 [] => Color::Black,
-                [s] => parse_side(s).ok_or_else(|| format!("bad side {s:?}"))?,
-                _ => return Err("usage: board <hex> <hex> [X|O]".into()),
+                [s] => parse_side(s).ok_or_else(|| ConsoleParseError::BoardSide(s.to_string()))?,
+                _ => return Err(ConsoleParseError::Usage("board <hex> <hex> [X|O]".into())),
             };
             if p & o != 0 {
-                return Err("the two bitboards overlap".into());
+                return Err(ConsoleParseError::Overlap);
             }
             let board = crate::board::Board::new(p, o);
             return Ok(Position { board, to_move });
         }
     }
-    parse_position(&args.join(" "))
-        .map_err(|e| format!("usage: board <64 squares> <X|O> | board <hex> <hex> [X|O]: {e}"))
+    Ok(parse_position(&args.join(" "))?)
 }
 
 /// `f5`, `pass`, or `x y` with columns and rows counted from 1 (bwcore's form).
-fn parse_move_args(args: &[&str]) -> Result<Move, String> {
+fn parse_move_args(args: &[&str]) -> Result<Move, ConsoleParseError> {
+    let usage = || ConsoleParseError::Usage(MOVE_USAGE.into());
     match args {
-        [m] => m.parse::<Move>().map_err(|e| e.to_string()),
+        [m] => Ok(m.parse::<Move>()?),
         [x, y] => {
             let (Ok(x), Ok(y)) = (x.parse::<u8>(), y.parse::<u8>()) else {
-                return Err("usage: move f5 | move X Y (1..8)".into());
+                return Err(usage());
             };
             Square::from_coords(x.wrapping_sub(1), y.wrapping_sub(1))
                 .map(Move::Play)
-                .ok_or_else(|| "coordinates are 1..8".into())
+                .ok_or(ConsoleParseError::Coordinates)
         }
-        _ => Err("usage: move f5 | move X Y (1..8)".into()),
+        _ => Err(usage()),
     }
 }
 

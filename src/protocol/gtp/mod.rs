@@ -15,7 +15,7 @@ use super::text::{black_margin, counts, drawing, result_text, upper};
 use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::{Move, Square, Squares};
 use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
-use crate::formats::{Color, Game, PassPolicy, Position};
+use crate::formats::{Color, Game, IllegalReason, PassPolicy, Position};
 use crate::search::{Limits, Report, Selectivity, SolveMode, TimeControl};
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,17 @@ const GENMOVE_STOP: StopPolicy = StopPolicy {
     },
     on_eof: true,
 };
+
+/// Why a colour cannot be made the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+enum TurnError {
+    /// The other colour is to move and has a move.
+    #[error("illegal move: {} to move", color_name(*.0))]
+    OtherToMove(Color),
+    /// The forced pass before the colour's turn was refused.
+    #[error(transparent)]
+    Pass(#[from] IllegalReason),
+}
 
 /// A colour's clock as the controller last told it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -146,17 +157,17 @@ impl Gtp {
     }
 
     /// Makes `color` the side to move, inserting a forced pass; fails when `color` may not move.
-    fn turn_of(&self, color: Color) -> Result<Game, String> {
+    fn turn_of(&self, color: Color) -> Result<Game, TurnError> {
         let pos = self.position();
         if pos.to_move == color {
             return Ok(self.game.clone());
         }
         if pos.board.must_pass() {
             let mut g = self.game.clone();
-            g.play(Move::Pass).map_err(|e| e.to_string())?;
+            g.play(Move::Pass)?;
             return Ok(g);
         }
-        Err(format!("illegal move: {} to move", color_name(pos.to_move)))
+        Err(TurnError::OtherToMove(pos.to_move))
     }
 
     fn command(&mut self, id: Option<u32>, cmd: GtpCommand, ctx: &mut Ctx<'_>) -> Flow {
@@ -312,7 +323,7 @@ impl Gtp {
         let game = match self.turn_of(color) {
             Ok(g) => g,
             Err(e) => {
-                respond(ctx, id, false, &e);
+                respond(ctx, id, false, &e.to_string());
                 return;
             }
         };

@@ -16,7 +16,7 @@ use super::text::{pv_text, upper};
 use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::Move;
 use crate::engine::{limits_for_depth, BookMove, Event, Outcome, ScoredRootMove, Task};
-use crate::formats::{Game, GgfGame, MoveItem, MoveNote, Position};
+use crate::formats::{Game, GgfGame, IllegalReason, MoveItem, MoveNote, Position};
 use crate::search::{Limits, Report, SolveMode};
 
 /// The name sent with `set myname` (NBoard wants one alphanumeric token).
@@ -32,6 +32,16 @@ enum Job {
     Analyze,
     Clear,
     Learn,
+}
+
+/// Why a move from the GUI was not played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+enum MoveError {
+    /// The forced pass the GUI left out was refused.
+    #[error(transparent)]
+    Pass(IllegalReason),
+    #[error("{} is illegal here: {reason}", upper(*.mv))]
+    Illegal { mv: Move, reason: IllegalReason },
 }
 
 /// An NBoard session.
@@ -91,7 +101,7 @@ impl Nboard {
 
     /// Plays `item` on the record, inserting a forced pass the GUI left out. Changes nothing
     /// when the move is illegal.
-    fn play(&mut self, item: MoveItem) -> Result<(), String> {
+    fn play(&mut self, item: MoveItem) -> Result<(), MoveError> {
         let mut next = self.record.clone();
         let pos = next.game().position();
         if matches!(item.mv, Move::Play(_)) && pos.board.must_pass() {
@@ -99,10 +109,12 @@ impl Nboard {
                 mv: Move::Pass,
                 note: MoveNote::default(),
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(MoveError::Pass)?;
         }
-        next.play(item)
-            .map_err(|e| format!("{} is illegal here: {e}", upper(item.mv)))?;
+        next.play(item).map_err(|reason| MoveError::Illegal {
+            mv: item.mv,
+            reason,
+        })?;
         self.record = next;
         Ok(())
     }

@@ -11,24 +11,50 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Why talking to an engine failed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum EngineError {
     /// Its output closed or it exited (a crash, or `quit` too early).
+    #[error("crashed: {0}")]
     Crashed(String),
     /// No (expected) answer before the deadline.
+    #[error("no answer within {:.1} s", .0.as_secs_f64())]
     Timeout(Duration),
     /// An answer that breaks the protocol.
+    #[error("protocol error: {0}")]
     Protocol(String),
 }
 
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineError::Crashed(s) => write!(f, "crashed: {s}"),
-            EngineError::Timeout(d) => write!(f, "no answer within {:.1} s", d.as_secs_f64()),
-            EngineError::Protocol(s) => write!(f, "protocol error: {s}"),
-        }
-    }
+/// Why an engine command line cannot be split into words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandLineError {
+    #[error("unclosed {quote} in {text:?}")]
+    Unclosed { quote: char, text: String },
+    #[error("trailing \\ in {0:?}")]
+    TrailingBackslash(String),
+    #[error("empty engine command line")]
+    Empty,
+}
+
+/// Why an engine could not be started and greeted.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    CommandLine(#[from] CommandLineError),
+    #[error("cannot start {command:?}: {source}")]
+    Spawn {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("no stdout pipe for {0:?}")]
+    NoStdout(String),
+    #[error("cannot start a reader thread: {0}")]
+    ReaderThread(std::io::Error),
+    /// It started but did not answer the protocol's handshake.
+    #[error("engine {command:?}: handshake failed: {source}")]
+    Handshake {
+        command: String,
+        source: EngineError,
+    },
 }
 
 /// One line of engine output, or the end of it.
@@ -48,7 +74,12 @@ pub struct Process {
 
 /// Splits a command line into words: whitespace separates, `'…'` and `"…"` quote, `\` escapes
 /// the next character outside single quotes. No variables, globs or pipes.
-pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
+pub fn split_command_line(text: &str) -> Result<Vec<String>, CommandLineError> {
+    let unclosed = |quote| CommandLineError::Unclosed {
+        quote,
+        text: text.to_string(),
+    };
+    let trailing = || CommandLineError::TrailingBackslash(text.to_string());
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -61,7 +92,7 @@ pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(x) => word.push(x),
-                        None => return Err(format!("unclosed ' in {text:?}")),
+                        None => return Err(unclosed('\'')),
                     }
                 }
             }
@@ -72,10 +103,10 @@ pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
                         Some('"') => break,
                         Some('\\') => match chars.next() {
                             Some(x) => word.push(x),
-                            None => return Err(format!("trailing \\ in {text:?}")),
+                            None => return Err(trailing()),
                         },
                         Some(x) => word.push(x),
-                        None => return Err(format!("unclosed \" in {text:?}")),
+                        None => return Err(unclosed('"')),
                     }
                 }
             }
@@ -83,7 +114,7 @@ pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
                 in_word = true;
                 match chars.next() {
                     Some(x) => word.push(x),
-                    None => return Err(format!("trailing \\ in {text:?}")),
+                    None => return Err(trailing()),
                 }
             }
             c if c.is_whitespace() => {
@@ -102,7 +133,7 @@ pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
         words.push(word);
     }
     if words.is_empty() {
-        return Err("empty engine command line".into());
+        return Err(CommandLineError::Empty);
     }
     Ok(words)
 }
@@ -110,7 +141,7 @@ pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
 impl Process {
     /// Starts `command` (split by [`split_command_line`]) with piped stdin/stdout; its stderr is
     /// discarded.
-    pub fn start(command: &str) -> Result<Process, String> {
+    pub fn start(command: &str) -> Result<Process, StartError> {
         let words = split_command_line(command)?;
         let mut child = Command::new(&words[0])
             .args(&words[1..])
@@ -118,11 +149,14 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+            .map_err(|source| StartError::Spawn {
+                command: command.to_string(),
+                source,
+            })?;
         let stdout = child
             .stdout
             .take()
-            .ok_or_else(|| format!("no stdout pipe for {command:?}"))?;
+            .ok_or_else(|| StartError::NoStdout(command.to_string()))?;
         let stdin = child.stdin.take();
         let (tx, rx) = mpsc::channel();
         std::thread::Builder::new()
@@ -152,7 +186,7 @@ impl Process {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+            .map_err(StartError::ReaderThread)?;
         Ok(Process {
             child,
             stdin,

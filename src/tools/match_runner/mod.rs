@@ -23,9 +23,10 @@ pub mod report;
 pub mod stats;
 
 use crate::formats::{format_ggf, Color, Game, GgfGame};
+use engine::StartError;
 use game::{forfeit_before_start, play_game, Forfeit, GameEnd, GameLimits, GameOutcome};
 use player::{EngineSpec, Player};
-use stats::{Sprt, SprtDecision, Tally};
+use stats::{Sprt, SprtDecision, SprtError, Tally};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -82,6 +83,25 @@ fn seconds_by_colour(record: &GgfGame) -> [f64; 2] {
     out
 }
 
+/// Why a match stopped before its end.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error("no openings")]
+    NoOpenings,
+    #[error(transparent)]
+    Sprt(#[from] SprtError),
+    /// An engine that never started (one that ran before forfeits its game instead).
+    #[error(transparent)]
+    Start(#[from] StartError),
+    #[error("internal: engine missing")]
+    EngineMissing,
+    #[error("writing {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// A worker's message to the main thread.
 enum Event {
     Done {
@@ -89,13 +109,13 @@ enum Event {
         first_is_black: bool,
         outcome: Box<GameOutcome>,
     },
-    Fatal(String),
+    Fatal(MatchError),
 }
 
 /// Plays the match, printing progress and the final table to `out`.
-pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, MatchError> {
     if cfg.openings.is_empty() {
-        return Err("no openings".into());
+        return Err(MatchError::NoOpenings);
     }
     if let Some(s) = &cfg.sprt {
         s.validate()?;
@@ -188,8 +208,11 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                     summary.seconds[1] += second;
                     records.insert(index, outcome.record);
                     let text: String = records.values().map(|r| format_ggf(r) + "\n").collect();
-                    if let Err(e) = crate::paths::write_atomic(&cfg.out, text.as_bytes()) {
-                        fatal.get_or_insert(format!("writing {}: {e}", cfg.out.display()));
+                    if let Err(source) = crate::paths::write_atomic(&cfg.out, text.as_bytes()) {
+                        fatal.get_or_insert(MatchError::Write {
+                            path: cfg.out.clone(),
+                            source,
+                        });
                         stop.store(true, Ordering::Relaxed);
                     }
                     let mut line = report::running_line(
@@ -259,7 +282,7 @@ fn worker(
                         *slot = Some(p);
                     }
                     Err(err) if !ever_started[e].load(Ordering::Relaxed) => {
-                        let _ = tx.send(Event::Fatal(err));
+                        let _ = tx.send(Event::Fatal(err.into()));
                         return;
                     }
                     Err(err) => {
@@ -282,14 +305,15 @@ fn worker(
                 } else {
                     Color::White
                 };
-                forfeit_before_start(opening, seat_names, loser, Forfeit::Crash(err))
+                let reason = Forfeit::Crash(err.to_string());
+                forfeit_before_start(opening, seat_names, loser, reason)
             }
             (None, [Some(a), Some(b)]) => {
                 let seats = if first_is_black { [a, b] } else { [b, a] };
                 play_game(seats, opening, &cfg.limits, stop)
             }
             (None, _) => {
-                let _ = tx.send(Event::Fatal("internal: engine missing".into()));
+                let _ = tx.send(Event::Fatal(MatchError::EngineMissing));
                 return;
             }
         };

@@ -1,7 +1,7 @@
 //! An engine speaking NBoard (v2) or GTP (v2), driven by the match: handshake, new game, "your
 //! move", quit. Every answer is checked; anything unexpected is an [`EngineError`].
 
-use super::engine::{EngineError, Process};
+use super::engine::{EngineError, Process, StartError};
 use crate::board::Move;
 use crate::formats::{
     format_clock, format_ggf, parse_move_item, parse_move_token, Clock, Color, Game, GgfGame,
@@ -96,7 +96,7 @@ fn gtp_move(mv: Move) -> String {
 
 impl Player {
     /// Starts the engine and completes the handshake within `timeout`.
-    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Player, String> {
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Player, StartError> {
         let process = Process::start(&spec.command)?;
         let mut player = Player {
             process,
@@ -110,7 +110,10 @@ impl Player {
             EngineProtocol::Nboard => player.nboard_handshake(deadline),
             EngineProtocol::Gtp => player.gtp_handshake(deadline),
         };
-        result.map_err(|e| format!("engine {:?}: handshake failed: {e}", spec.command))?;
+        result.map_err(|source| StartError::Handshake {
+            command: spec.command.clone(),
+            source,
+        })?;
         if player.name.is_empty() {
             player.name = spec
                 .command

@@ -161,20 +161,30 @@ pub enum SprtDecision {
     Continue,
 }
 
+/// SPRT parameters that do not make a test.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    #[error("--sprt: need elo0 < elo1, got {elo0} and {elo1}")]
+    Elo { elo0: f64, elo1: f64 },
+    #[error("--sprt: alpha and beta must lie in (0, 0.5), got {alpha} and {beta}")]
+    Rates { alpha: f64, beta: f64 },
+}
+
 impl Sprt {
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks that the hypotheses are ordered and the error rates lie in (0, 0.5).
+    pub fn validate(&self) -> Result<(), SprtError> {
         let ok_rate = |x: f64| x > 0.0 && x < 0.5;
         if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo1 > self.elo0) {
-            return Err(format!(
-                "--sprt: need elo0 < elo1, got {} and {}",
-                self.elo0, self.elo1
-            ));
+            return Err(SprtError::Elo {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
         }
         if !ok_rate(self.alpha) || !ok_rate(self.beta) {
-            return Err(format!(
-                "--sprt: alpha and beta must lie in (0, 0.5), got {} and {}",
-                self.alpha, self.beta
-            ));
+            return Err(SprtError::Rates {
+                alpha: self.alpha,
+                beta: self.beta,
+            });
         }
         Ok(())
     }

@@ -94,8 +94,7 @@ impl SelfPlay {
     /// A one-thread searcher with the per-game table.
     pub fn searcher(&self) -> Result<Searcher<PatternEval>, SelfplayError> {
         let mb = self.settings.game_hash_mb as usize;
-        Ok(Searcher::try_new(self.model.eval.clone(), mb, 1)
-            .map_err(SelfplayError::Table)?
+        Ok(Searcher::try_new(self.model.eval.clone(), mb, 1)?
             .with_probcut(self.model.probcut.clone()))
     }
 
