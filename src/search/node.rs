@@ -448,18 +448,8 @@ impl<E: Evaluator> Context<'_, E> {
         let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, MoveHint::NONE);
         for i in 0..list.len() {
             let c = list.pick(i);
-            let (np, no) = c.child(player, opponent);
             let cs = self.eval.play(state, c.sq as usize, c.flips);
-            let v = if i == 0 {
-                -self.pvs(np, no, &cs, -beta, -a, depth - 1)
-            } else {
-                let v = -self.nws(np, no, &cs, -a - 1, depth - 1);
-                if v > a && v < beta {
-                    -self.pvs(np, no, &cs, -beta, -v, depth - 1)
-                } else {
-                    v
-                }
-            };
+            let v = self.pvs_move(c.child(player, opponent), &cs, i, (a, beta), depth);
             if v > best {
                 best = v;
                 best_sq = MoveHint::square(c.sq);
@@ -476,6 +466,30 @@ impl<E: Evaluator> Context<'_, E> {
         // results are estimates (stored as exact, they once gave a wrong final score).
         self.store_result(&board, hash, depth, (alpha, beta), best, best_sq, start);
         best
+    }
+
+    /// The principal-variation rule for the `index`-th move (to `child`, whose evaluation
+    /// state is `cs`) of a node searched `depth` plies within (`alpha`, `beta`): the first move
+    /// with the whole window; each later one with a null window first, and again above its
+    /// value when it lands inside the window. The move's value for us.
+    #[inline(always)]
+    pub fn pvs_move(
+        &mut self,
+        (np, no): (u64, u64),
+        cs: &E::State,
+        index: usize,
+        (alpha, beta): (i32, i32),
+        depth: u32,
+    ) -> i32 {
+        if index == 0 {
+            return -self.pvs(np, no, cs, -beta, -alpha, depth - 1);
+        }
+        let v = -self.nws(np, no, cs, -alpha - 1, depth - 1);
+        if v > alpha && v < beta {
+            -self.pvs(np, no, cs, -beta, -v, depth - 1)
+        } else {
+            v
+        }
     }
 
     /// Depth-limited null-window search around `alpha`, fail-soft: the book where it answers,

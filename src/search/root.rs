@@ -370,18 +370,9 @@ fn root_pvs<E: Evaluator>(
     let mut best_index = 0;
     for (i, root) in roots.iter_mut().enumerate() {
         let m = *root;
-        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+        let child = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
         let cs = ctx.eval.play(&state, m.sq as usize, m.flips);
-        let v = if i == 0 {
-            -ctx.pvs(np, no, &cs, -beta, -a, depth - 1)
-        } else {
-            let v = -ctx.nws(np, no, &cs, -a - 1, depth - 1);
-            if v > a && v < beta && !ctx.stopped {
-                -ctx.pvs(np, no, &cs, -beta, -v, depth - 1)
-            } else {
-                v
-            }
-        };
+        let v = ctx.pvs_move(child, &cs, i, (a, beta), depth);
         if ctx.stopped {
             if i == 0 {
                 return None;
