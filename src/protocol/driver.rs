@@ -2,7 +2,7 @@
 //! handled strictly in arrival order; while a job runs the next lines wait, but a line that the
 //! protocol says interrupts stops the job the moment it arrives. Its results are written before
 //! the waiting line is handled, which is what NBoard's `ping`/`pong` rule needs. The driver holds
-//! the one record of the running job ([`Running`]); the engine only runs it.
+//! the one record of the running job (`Running`); the engine only runs it.
 
 use super::{Ctx, Flow, Output, Protocol, StopPolicy};
 use crate::engine::{Engine, Event, JobId};
