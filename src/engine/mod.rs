@@ -1,7 +1,9 @@
 //! The engine worker: one thread that owns the search. Requests go in ([`Task`]), events come
 //! out ([`Event`]: progress per iteration, candidate lists, analysed positions, the final
-//! result); a shared stop flag ends the running task at once. This is the only API the
-//! protocols use; it knows nothing about who asked or how the answer is printed.
+//! result); a shared stop flag ends the running task at once. Tasks run one at a time, in the
+//! order given; which one runs is the caller's record (the protocol driver's), not the engine's.
+//! This is the only API the protocols use; it knows nothing about who asked or how the answer
+//! is printed.
 
 mod builder;
 mod candidates;
@@ -15,7 +17,7 @@ use crate::book::play::{OfferedMove, PlayBooks};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
 use crate::search::{Limits, Report, Searcher, Selectivity};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -135,10 +137,10 @@ impl Event {
 /// Where events go: called on the worker thread, in order.
 pub type EventSink = Box<dyn FnMut(Event) + Send>;
 
-/// `submit` was called while a task was still running.
+/// `submit` found no worker thread to answer (it could not be started, or it ended).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the engine is still busy with job {0}")]
-pub struct Busy(pub JobId);
+#[error("the engine thread is gone")]
+pub struct WorkerGone;
 
 struct Job {
     id: JobId,
@@ -177,8 +179,6 @@ impl From<OfferedMove> for BookMove {
 pub struct Engine {
     jobs: Option<mpsc::Sender<Job>>,
     stop: Arc<AtomicBool>,
-    /// Id of the running job, 0 when idle.
-    running: Arc<AtomicU64>,
     next_id: JobId,
     worker: Option<JoinHandle<()>>,
     /// Signalled once the worker has built its searcher (see [`Engine::wait_ready`]).
@@ -205,9 +205,7 @@ impl Engine {
     ) -> Engine {
         let (tx, rx) = mpsc::channel::<Job>();
         let stop = Arc::new(AtomicBool::new(false));
-        let running = Arc::new(AtomicU64::new(0));
         let worker_stop = stop.clone();
-        let worker_running = running.clone();
         let (ready_tx, ready) = mpsc::sync_channel::<()>(1);
         let handle = std::thread::Builder::new()
             .name("wedge-engine".into())
@@ -222,7 +220,6 @@ impl Engine {
                 let mut worker = Worker {
                     searcher: make(),
                     stop: worker_stop,
-                    running: worker_running,
                     sink,
                     books: PlayBooks::new(options.book.as_ref(), options.user_book.as_ref()),
                     options,
@@ -244,7 +241,6 @@ impl Engine {
         Engine {
             jobs: Some(tx),
             stop,
-            running,
             next_id: 1,
             worker,
             ready: Some(ready),
@@ -259,33 +255,20 @@ impl Engine {
         }
     }
 
-    /// True while a submitted task has not sent its [`Event::Done`].
-    pub fn is_busy(&self) -> bool {
-        self.running.load(Ordering::Acquire) != 0
-    }
-
     /// Hands `task` to the worker. The stop flag is reset first, or set when `start_stopped`
-    /// (new input is already waiting: the task then answers at once with what it has). Fails
-    /// when the previous task has not finished.
-    pub fn submit(&mut self, task: Task, start_stopped: bool) -> Result<JobId, Busy> {
-        let current = self.running.load(Ordering::Acquire);
-        if current != 0 {
-            return Err(Busy(current));
-        }
+    /// (new input is already waiting: the task then answers at once with what it has). The
+    /// flag is shared, so submit only once the previous task sent its [`Event::Done`]. Fails
+    /// when there is no worker to answer.
+    pub fn submit(&mut self, task: Task, start_stopped: bool) -> Result<JobId, WorkerGone> {
         let id = self.next_id;
         self.next_id += 1;
         self.stop.store(start_stopped, Ordering::SeqCst);
-        self.running.store(id, Ordering::Release);
         let sent = self
             .jobs
             .as_ref()
-            .map(|tx| tx.send(Job { id, task }).is_ok())
-            .unwrap_or(false);
+            .is_some_and(|tx| tx.send(Job { id, task }).is_ok());
         if !sent || self.worker.is_none() {
-            // No worker: nothing will ever answer; report idle so callers do not wait forever.
-            self.running.store(0, Ordering::Release);
-            tracing::error!("the engine thread is gone; job {id} dropped");
-            return Err(Busy(0));
+            return Err(WorkerGone);
         }
         Ok(id)
     }
@@ -315,7 +298,6 @@ impl Drop for Engine {
 struct Worker<E: Evaluator> {
     searcher: Searcher<E>,
     stop: Arc<AtomicBool>,
-    running: Arc<AtomicU64>,
     sink: EventSink,
     options: EngineOptions,
     /// The user's book first, then the shipped one.
@@ -453,8 +435,6 @@ impl<E: Evaluator> Worker<E> {
             Task::Learn { moves } => Outcome::Learned(self.learn(&moves)),
         };
         let stopped = self.stop.load(Ordering::Relaxed);
-        // Idle before the last event, so whoever reacts to `Done` may submit at once.
-        self.running.store(0, Ordering::Release);
         (self.sink)(Event::Done {
             job: id,
             outcome,

@@ -1,7 +1,8 @@
 //! The ordered command queue between the input, a protocol and the engine worker. Lines are
 //! handled strictly in arrival order; while a job runs the next lines wait, but a line that the
 //! protocol says interrupts stops the job the moment it arrives. Its results are written before
-//! the waiting line is handled, which is what NBoard's `ping`/`pong` rule needs.
+//! the waiting line is handled, which is what NBoard's `ping`/`pong` rule needs. The driver holds
+//! the one record of the running job (`Running`); the engine only runs it.
 
 use super::{Ctx, Flow, Output, Protocol, StopPolicy};
 use crate::engine::{Engine, Event, JobId};
@@ -16,13 +17,21 @@ pub enum Input {
     Overlong(usize),
 }
 
+/// The running job: its id, the input that stops it, and what the protocol keeps about it
+/// (handed back with each of its events, dropped after `Event::Done`).
+pub(crate) struct Running<J> {
+    pub(crate) id: JobId,
+    pub(crate) policy: StopPolicy,
+    pub(crate) job: J,
+}
+
 /// Drives one protocol session. Feed it input and engine events; it calls the protocol in order.
 pub struct Driver<P: Protocol> {
     proto: P,
     engine: Engine,
     out: Output,
     queue: VecDeque<Input>,
-    running: Option<(JobId, StopPolicy)>,
+    running: Option<Running<P::Job>>,
     eof: bool,
     quit: bool,
 }
@@ -44,34 +53,45 @@ impl<P: Protocol> Driver<P> {
 
     /// New input arrived: queue it, and stop the running job at once if it interrupts it.
     pub fn push(&mut self, input: Input) {
-        if self.running.is_some_and(|(_, p)| p.stops(&input)) {
+        if self.policy().is_some_and(|p| p.stops(&input)) {
             tracing::debug!("input arrived during a search: stopping it");
             self.engine.stop();
         }
         self.queue.push_back(input);
     }
 
+    /// What stops the running job, if one runs.
+    fn policy(&self) -> Option<StopPolicy> {
+        self.running.as_ref().map(|r| r.policy)
+    }
+
     /// The input ended.
     pub fn push_eof(&mut self) {
         self.eof = true;
-        if self.running.is_some_and(|(_, p)| p.on_eof) {
+        if self.policy().is_some_and(|p| p.on_eof) {
             self.engine.stop();
         }
     }
 
     /// An event from the engine worker.
     pub fn event(&mut self, event: Event) {
-        if Some(event.job()) != self.running.map(|(id, _)| id) {
-            tracing::warn!("dropping an event of job {} (not running)", event.job());
+        let id = event.job();
+        let Some(mut running) = self.running.take_if(|r| r.id == id) else {
+            tracing::warn!("dropping an event of job {id} (not running)");
             return;
-        }
+        };
         let done = matches!(event, Event::Done { .. });
-        let mut ctx = Ctx::new(&mut self.engine, &mut self.out, &self.queue, self.eof);
-        self.proto.event(event, &mut ctx);
-        let started = ctx.started();
-        if done {
-            self.running = started;
-        }
+        let still_running = (!done).then_some(id);
+        let mut ctx = Ctx::new(
+            &mut self.engine,
+            &mut self.out,
+            &self.queue,
+            self.eof,
+            still_running,
+        );
+        self.proto.event(event, &mut running.job, &mut ctx);
+        let started = ctx.into_started();
+        self.running = if done { started } else { Some(running) };
     }
 
     /// Handles queued lines while no job is running.
@@ -80,7 +100,7 @@ impl<P: Protocol> Driver<P> {
             let Some(input) = self.queue.pop_front() else {
                 break;
             };
-            let mut ctx = Ctx::new(&mut self.engine, &mut self.out, &self.queue, self.eof);
+            let mut ctx = Ctx::new(&mut self.engine, &mut self.out, &self.queue, self.eof, None);
             let flow = match input {
                 Input::Line(line) => {
                     tracing::debug!("< {line}");
@@ -91,7 +111,7 @@ impl<P: Protocol> Driver<P> {
                     Flow::Continue
                 }
             };
-            self.running = ctx.started();
+            self.running = ctx.into_started();
             if flow == Flow::Quit {
                 self.quit = true;
                 if self.running.is_some() {

@@ -3,7 +3,8 @@
 //!
 //! - `frontend`: tokio reads stdin without ever blocking the engine worker, logging setup;
 //! - `lines`: splitting raw input into bounded lines;
-//! - `driver`: the ordered command queue between input, the protocol and the engine worker;
+//! - `driver`: the ordered command queue between input, the protocol and the engine worker,
+//!   and the one record of the running job;
 //! - `output`: the single ordered writer (one flush per message);
 //! - `script`: runs a scripted session in-process (the snapshot tests use it);
 //! - `nboard`, `gtp`, `console`: one parser (nom) and one session state per protocol;
@@ -23,7 +24,7 @@ pub use driver::Driver;
 pub use output::Output;
 
 use crate::engine::{Engine, Event, JobId, Task};
-use driver::Input;
+use driver::{Input, Running};
 use std::collections::VecDeque;
 
 /// What to do after a command.
@@ -66,28 +67,33 @@ impl StopPolicy {
     }
 }
 
-/// What a protocol handler may use while it handles a line or an event.
-pub struct Ctx<'a> {
+/// What a protocol handler may use while it handles a line or an event. `J` is what the
+/// protocol keeps about a job it starts ([`Protocol::Job`]).
+pub struct Ctx<'a, J> {
     engine: &'a mut Engine,
     out: &'a mut Output,
     /// Input already waiting behind the current line.
     queue: &'a VecDeque<Input>,
     eof: bool,
-    started: Option<(JobId, StopPolicy)>,
+    /// The job whose event is being handled, while it still runs (no other may start).
+    running: Option<JobId>,
+    started: Option<Running<J>>,
 }
 
-impl<'a> Ctx<'a> {
+impl<'a, J> Ctx<'a, J> {
     pub(crate) fn new(
         engine: &'a mut Engine,
         out: &'a mut Output,
         queue: &'a VecDeque<Input>,
         eof: bool,
+        running: Option<JobId>,
     ) -> Self {
         Ctx {
             engine,
             out,
             queue,
             eof,
+            running,
             started: None,
         }
     }
@@ -97,14 +103,19 @@ impl<'a> Ctx<'a> {
         self.out
     }
 
-    /// Starts `task` on the worker; its events come back through [`Protocol::event`], and
-    /// input matching `policy` stops it. When such input is already waiting, the task starts
-    /// stopped and answers at once. Returns false (and logs) when the engine cannot take it.
-    pub fn start(&mut self, task: Task, policy: StopPolicy) -> bool {
+    /// Starts `task` on the worker; its events come back through [`Protocol::event`] with
+    /// `job`, and input matching `policy` stops it. When such input is already waiting, the
+    /// task starts stopped and answers at once. Returns false (and logs) when a job is still
+    /// running or the engine cannot take it.
+    pub fn start(&mut self, task: Task, policy: StopPolicy, job: J) -> bool {
+        if let Some(id) = self.running.or(self.started.as_ref().map(|r| r.id)) {
+            tracing::error!("cannot start a search: job {id} is still running");
+            return false;
+        }
         let pending = (self.eof && policy.on_eof) || self.queue.iter().any(|i| policy.stops(i));
         match self.engine.submit(task, pending) {
             Ok(id) => {
-                self.started = Some((id, policy));
+                self.started = Some(Running { id, policy, job });
                 true
             }
             Err(e) => {
@@ -115,7 +126,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The job started during this call, if any.
-    pub(crate) fn started(&self) -> Option<(JobId, StopPolicy)> {
+    pub(crate) fn into_started(self) -> Option<Running<J>> {
         self.started
     }
 }
@@ -123,15 +134,20 @@ impl<'a> Ctx<'a> {
 /// One protocol: its parser and its session state. The driver calls it strictly in input
 /// order; while a job it started runs, no further line is handed to it.
 pub trait Protocol {
+    /// What the protocol keeps about a job it starts (what to answer when its events come).
+    /// The driver holds it while the job runs and drops it after `Event::Done`.
+    type Job;
+
     /// Written once before any input is read (the console's banner).
     fn greet(&mut self, _out: &mut Output) {}
 
     /// Handles one input line (without its line ending).
-    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow;
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_, Self::Job>) -> Flow;
 
-    /// An event of the job this protocol started; `Event::Done` is the last one.
-    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>);
+    /// An event of the job this protocol started, with what it keeps about that job;
+    /// `Event::Done` is the last one.
+    fn event(&mut self, event: Event, job: &mut Self::Job, ctx: &mut Ctx<'_, Self::Job>);
 
     /// An input line longer than the front end accepts (`len` bytes) was dropped.
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>);
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Self::Job>);
 }

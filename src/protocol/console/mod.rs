@@ -53,11 +53,19 @@ pub fn help(depth: u32) -> String {
 
 /// Why a search was started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Job {
+enum Purpose {
     Think,
     Play,
     Tree,
     Eval,
+}
+
+/// What the console keeps about the running job (the driver holds it while the job runs).
+#[derive(Debug)]
+pub struct Job {
+    purpose: Purpose,
+    /// The moves the book gave for it.
+    book: Vec<BookMove>,
 }
 
 /// The console's state: the game and the search depth.
@@ -65,9 +73,6 @@ enum Job {
 pub struct Console {
     game: Game,
     depth: u32,
-    job: Option<Job>,
-    /// The moves the book gave for the running job.
-    book: Vec<BookMove>,
 }
 
 /// `think`/`play`/`tree` stop when the user types `stop` or `quit`, or the input ends.
@@ -86,8 +91,6 @@ impl Console {
         Console {
             game: Game::new(Position::START),
             depth: depth.clamp(1, 60),
-            job: None,
-            book: Vec::new(),
         }
     }
 
@@ -113,16 +116,7 @@ impl Console {
         limits_for_depth(self.depth)
     }
 
-    fn start(&mut self, job: Job, task: Task, ctx: &mut Ctx<'_>) {
-        if ctx.start(task, STOP_WORD) {
-            self.job = Some(job);
-            self.book.clear();
-        } else {
-            ctx.out().line("? the engine is unavailable");
-        }
-    }
-
-    fn command(&mut self, cmd: ConsoleCommand, ctx: &mut Ctx<'_>) -> Flow {
+    fn command(&mut self, cmd: ConsoleCommand, ctx: &mut Ctx<'_, Job>) -> Flow {
         let pos = self.game.position();
         let text = match cmd {
             ConsoleCommand::Empty | ConsoleCommand::Stop => return Flow::Continue,
@@ -178,7 +172,7 @@ impl Console {
             ConsoleCommand::Save(file) => self.save(&file),
             ConsoleCommand::Load(file) => self.load(&file),
             ConsoleCommand::Eval => {
-                self.start(Job::Eval, Task::Evaluate { board: pos.board }, ctx);
+                start(ctx, Purpose::Eval, Task::Evaluate { board: pos.board });
                 return Flow::Continue;
             }
             ConsoleCommand::Think | ConsoleCommand::EnginePlays | ConsoleCommand::Tree(_)
@@ -191,7 +185,7 @@ impl Console {
                     board: pos.board,
                     limits: self.limits(),
                 };
-                self.start(Job::Think, task, ctx);
+                start(ctx, Purpose::Think, task);
                 return Flow::Continue;
             }
             ConsoleCommand::EnginePlays => {
@@ -199,7 +193,7 @@ impl Console {
                     board: pos.board,
                     limits: self.limits(),
                 };
-                self.start(Job::Play, task, ctx);
+                start(ctx, Purpose::Play, task);
                 return Flow::Continue;
             }
             ConsoleCommand::Tree(d) => {
@@ -208,7 +202,7 @@ impl Console {
                     limits: Limits::depth(d),
                     count: 64,
                 };
-                self.start(Job::Tree, task, ctx);
+                start(ctx, Purpose::Tree, task);
                 return Flow::Continue;
             }
         };
@@ -255,6 +249,17 @@ impl Console {
     }
 }
 
+/// Starts a search for `purpose` that `stop`, `quit` or the end of input ends.
+fn start(ctx: &mut Ctx<'_, Job>, purpose: Purpose, task: Task) {
+    let job = Job {
+        purpose,
+        book: Vec::new(),
+    };
+    if !ctx.start(task, STOP_WORD, job) {
+        ctx.out().line("? the engine is unavailable");
+    }
+}
+
 /// One line about a book move: `book f5 +2 (depth 12, 30 games)`, `solved` for an exact value.
 fn describe_book(m: &BookMove) -> String {
     let depth = if m.solved {
@@ -279,12 +284,14 @@ fn describe(r: &Report) -> String {
 }
 
 impl Protocol for Console {
+    type Job = Job;
+
     fn greet(&mut self, out: &mut Output) {
         out.line("Wedge console; type `help` for the commands.");
         out.line(&self.show());
     }
 
-    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow {
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_, Job>) -> Flow {
         match parse_console_line(line) {
             Ok(cmd) => self.command(cmd, ctx),
             Err(e) => {
@@ -294,28 +301,27 @@ impl Protocol for Console {
         }
     }
 
-    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>) {
+    fn event(&mut self, event: Event, job: &mut Job, ctx: &mut Ctx<'_, Job>) {
         match event {
-            Event::Progress { report, .. } if self.job == Some(Job::Think) => {
+            Event::Progress { report, .. } if job.purpose == Purpose::Think => {
                 ctx.out().line(&describe(&report));
             }
             Event::Book { moves, .. } => {
-                if self.job == Some(Job::Think) {
+                if job.purpose == Purpose::Think {
                     for m in &moves {
                         ctx.out().line(&describe_book(m));
                     }
                 }
-                self.book = moves;
+                job.book = moves;
             }
             Event::Done {
                 outcome, stopped, ..
             } => {
-                let job = self.job.take();
-                let text = match (job, outcome) {
-                    (Some(Job::Eval), Outcome::Static(v)) => {
+                let text = match (job.purpose, outcome) {
+                    (Purpose::Eval, Outcome::Static(v)) => {
                         format!("eval {v:+} (static, for the side to move)")
                     }
-                    (Some(Job::Think), Outcome::Best(r)) => match self.book.first() {
+                    (Purpose::Think, Outcome::Best(r)) => match job.book.first() {
                         Some(m) => format!("done: {}", describe_book(m)),
                         None => format!(
                             "done: {}{}",
@@ -323,12 +329,12 @@ impl Protocol for Console {
                             if stopped { " (stopped)" } else { "" }
                         ),
                     },
-                    (Some(Job::Play), Outcome::Best(r)) => {
+                    (Purpose::Play, Outcome::Best(r)) => {
                         let mut g = self.game.clone();
                         match g.play(r.best) {
                             Ok(()) => {
                                 self.game = g;
-                                let from = if self.book.is_empty() { "" } else { " (book)" };
+                                let from = if job.book.is_empty() { "" } else { " (book)" };
                                 format!(
                                     "{} plays {}{from}\n{}",
                                     side(&r, &self.game),
@@ -339,9 +345,9 @@ impl Protocol for Console {
                             Err(e) => format!("? engine move {} refused: {e}", r.best),
                         }
                     }
-                    (Some(Job::Tree), Outcome::Candidates(list)) => {
+                    (Purpose::Tree, Outcome::Candidates(list)) => {
                         // The book's moves and the searched ones together, best first.
-                        let mut rows: Vec<(i32, String)> = self
+                        let mut rows: Vec<(i32, String)> = job
                             .book
                             .iter()
                             .map(|m| (m.score, describe_book(m)))
@@ -358,7 +364,7 @@ impl Protocol for Console {
                         // Stable: the book's line first among equal scores.
                         rows.sort_by_key(|r| -r.0);
                         let mut lines: Vec<String> = rows.into_iter().map(|r| r.1).collect();
-                        let searched = list.len() + self.book.len();
+                        let searched = list.len() + job.book.len();
                         if stopped && searched < self.game.legal_moves().len() {
                             lines.push("(stopped)".into());
                         }
@@ -372,7 +378,7 @@ impl Protocol for Console {
         }
     }
 
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>) {
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Job>) {
         ctx.out()
             .line(&format!("? line of {len} bytes is too long"));
     }

@@ -56,8 +56,9 @@ enum GtpClock {
     Period { time: Duration, stones: u32 },
 }
 
+/// What the running job answers (the driver holds it while the job runs).
 #[derive(Clone, Debug, PartialEq)]
-enum Job {
+pub enum Job {
     Genmove {
         id: Option<u32>,
         color: Color,
@@ -85,7 +86,6 @@ pub struct Gtp {
     clocks: [GtpClock; 2],
     /// `time_settings` (main, byo-yomi time, byo-yomi stones) for `clear_board`.
     settings: Option<(u32, u32, u32)>,
-    job: Option<Job>,
 }
 
 impl Gtp {
@@ -97,7 +97,6 @@ impl Gtp {
             depth_cap: None,
             clocks: [GtpClock::None, GtpClock::None],
             settings: None,
-            job: None,
         }
     }
 
@@ -170,10 +169,10 @@ impl Gtp {
         Err(TurnError::OtherToMove(pos.to_move))
     }
 
-    fn command(&mut self, id: Option<u32>, cmd: GtpCommand, ctx: &mut Ctx<'_>) -> Flow {
+    fn command(&mut self, id: Option<u32>, cmd: GtpCommand, ctx: &mut Ctx<'_, Job>) -> Flow {
         use GtpCommand::*;
-        let ok = |ctx: &mut Ctx<'_>, text: &str| respond(ctx, id, true, text);
-        let fail = |ctx: &mut Ctx<'_>, text: &str| respond(ctx, id, false, text);
+        let ok = |ctx: &mut Ctx<'_, Job>, text: &str| respond(ctx, id, true, text);
+        let fail = |ctx: &mut Ctx<'_, Job>, text: &str| respond(ctx, id, false, text);
         match cmd {
             ProtocolVersion => ok(ctx, "2"),
             Name => ok(ctx, "Wedge"),
@@ -314,7 +313,7 @@ impl Gtp {
         Flow::Continue
     }
 
-    fn genmove(&mut self, id: Option<u32>, color: Color, play: bool, ctx: &mut Ctx<'_>) {
+    fn genmove(&mut self, id: Option<u32>, color: Color, play: bool, ctx: &mut Ctx<'_, Job>) {
         let pos = self.position();
         if pos.board.is_game_over() {
             respond(ctx, id, true, "PASS");
@@ -339,19 +338,18 @@ impl Gtp {
             return;
         }
         let limits = self.limits(color);
-        if ctx.start(Task::Search { board, limits }, GENMOVE_STOP) {
-            self.job = Some(Job::Genmove {
-                id,
-                color,
-                play,
-                started: Instant::now(),
-            });
-        } else {
+        let job = Job::Genmove {
+            id,
+            color,
+            play,
+            started: Instant::now(),
+        };
+        if !ctx.start(Task::Search { board, limits }, GENMOVE_STOP, job) {
             respond(ctx, id, false, "engine unavailable");
         }
     }
 
-    fn analyze(&mut self, id: Option<u32>, depth: Option<u32>, ctx: &mut Ctx<'_>) {
+    fn analyze(&mut self, id: Option<u32>, depth: Option<u32>, ctx: &mut Ctx<'_, Job>) {
         let board = self.position().board;
         let limits = match depth {
             Some(d) => limits_for_depth(d),
@@ -368,21 +366,20 @@ impl Gtp {
         }
         // The response stays open: `=id ` before the first `info` line, one `info` line per
         // completed depth, then `best` and the blank line.
-        if ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE) {
-            self.job = Some(Job::Analyze {
-                id,
-                opened: false,
-                last: None,
-                book: false,
-            });
-        } else {
+        let job = Job::Analyze {
+            id,
+            opened: false,
+            last: None,
+            book: false,
+        };
+        if !ctx.start(Task::Search { board, limits }, StopPolicy::ANY_LINE, job) {
             respond(ctx, id, false, "engine unavailable");
         }
     }
 }
 
 /// Writes one line of a streaming `wedge-analyze` response; the first one after `=id `.
-fn analysis_line(ctx: &mut Ctx<'_>, id: Option<u32>, opened: &mut bool, text: &str) {
+fn analysis_line(ctx: &mut Ctx<'_, Job>, id: Option<u32>, opened: &mut bool, text: &str) {
     if *opened {
         ctx.out().line(text);
     } else {
@@ -398,7 +395,7 @@ fn id_text(id: Option<u32>) -> String {
 /// Writes a whole response: `=id result` or `?id message`, then the blank line. A multi-line
 /// result starts on the first line after `=id ` (GoGui drops that prefix and reads the rest);
 /// blank lines inside it become a single space so they cannot end it early.
-fn respond(ctx: &mut Ctx<'_>, id: Option<u32>, success: bool, text: &str) {
+fn respond(ctx: &mut Ctx<'_, Job>, id: Option<u32>, success: bool, text: &str) {
     ctx.out().message(&response_text(id, success, text));
 }
 
@@ -484,7 +481,9 @@ fn book_report(m: &BookMove, board_empties: u32) -> Report {
 }
 
 impl Protocol for Gtp {
-    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow {
+    type Job = Job;
+
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_, Job>) -> Flow {
         let Some(parsed) = parse_gtp_line(line) else {
             return Flow::Continue;
         };
@@ -498,13 +497,13 @@ impl Protocol for Gtp {
         }
     }
 
-    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>) {
+    fn event(&mut self, event: Event, job: &mut Job, ctx: &mut Ctx<'_, Job>) {
         let empties = self.position().board.empty_count();
-        match (&mut self.job, event) {
+        match (job, event) {
             (
-                Some(Job::Analyze {
+                Job::Analyze {
                     id, opened, last, ..
-                }),
+                },
                 Event::Progress {
                     report,
                     complete: true,
@@ -515,12 +514,12 @@ impl Protocol for Gtp {
                 *last = Some(report);
             }
             (
-                Some(Job::Analyze {
+                Job::Analyze {
                     id,
                     opened,
                     last,
                     book,
-                }),
+                },
                 Event::Book { moves, .. },
             ) => {
                 // The book answers instead of a search: its move, marked as the book's.
@@ -531,60 +530,58 @@ impl Protocol for Gtp {
                 }
                 *book = true;
             }
-            (Some(_), Event::Done { outcome, .. }) => {
-                let job = self.job.take();
+            (job, Event::Done { outcome, .. }) => {
                 let Outcome::Best(r) = outcome else {
                     return;
                 };
                 match job {
-                    Some(Job::Genmove {
+                    Job::Genmove {
                         id,
                         color,
                         play,
                         started,
-                    }) => {
-                        if play {
+                    } => {
+                        if *play {
                             // The search ran on this position; the move is legal in it.
-                            if let Ok(mut g) = self.turn_of(color) {
+                            if let Ok(mut g) = self.turn_of(*color) {
                                 if g.play(r.best).is_ok() {
                                     self.game = g;
                                 }
                             }
-                            self.spend(color, started.elapsed());
+                            self.spend(*color, started.elapsed());
                         }
                         let text = match r.best {
                             Move::Pass => "PASS".to_string(),
                             m => upper(m),
                         };
-                        respond(ctx, id, true, &text);
+                        respond(ctx, *id, true, &text);
                     }
-                    Some(Job::Analyze {
+                    Job::Analyze {
                         id,
-                        mut opened,
+                        opened,
                         last,
                         book,
-                    }) => {
+                    } => {
                         // The last completed depth; depth 0 when stopped before the first.
-                        let (best, score, depth) = match &last {
+                        let (best, score, depth) = match last {
                             Some(l) => (l.best, l.score, crate::tools::solve::depth_label(l)),
                             None => (r.best, 0, "0".to_string()),
                         };
                         let text = format!(
                             "best {} score {score:+} depth {depth}{}",
                             upper(best),
-                            if book { " book" } else { "" }
+                            if *book { " book" } else { "" }
                         );
-                        analysis_line(ctx, id, &mut opened, &text);
+                        analysis_line(ctx, *id, opened, &text);
                         ctx.out().line("");
                     }
-                    None => {}
                 }
             }
             _ => {}
         }
     }
 
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>) {
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Job>) {
         tracing::warn!("dropped a line of {len} bytes");
         respond(ctx, None, false, "syntax error: line too long");
     }

@@ -24,9 +24,9 @@ pub const NAME: &str = "Wedge";
 /// The midgame depth before the GUI sets one.
 pub const DEFAULT_DEPTH: u32 = 12;
 
-/// What the running job was asked for.
+/// What the running job was asked for (the driver holds it while the job runs).
 #[derive(Clone, Debug, PartialEq)]
-enum Job {
+pub enum Job {
     Hint { last: Option<String> },
     Go { last: Option<String>, book: bool },
     Analyze,
@@ -54,7 +54,6 @@ pub struct Nboard {
     depth: Option<u32>,
     contempt: f64,
     version: Option<u32>,
-    job: Option<Job>,
 }
 
 impl Default for Nboard {
@@ -71,7 +70,6 @@ impl Nboard {
             depth: None,
             contempt: 0.0,
             version: None,
-            job: None,
         }
     }
 
@@ -119,7 +117,7 @@ impl Nboard {
         Ok(())
     }
 
-    fn command(&mut self, cmd: NboardCommand, ctx: &mut Ctx<'_>) -> Flow {
+    fn command(&mut self, cmd: NboardCommand, ctx: &mut Ctx<'_, Job>) -> Flow {
         match cmd {
             NboardCommand::Empty | NboardCommand::Ignored(_) => {}
             NboardCommand::Nboard(v) => {
@@ -153,27 +151,21 @@ impl Nboard {
                 if game.start() != Position::START {
                     tracing::info!("learn: the game does not start from the standard position");
                     ctx.out().line("learned");
-                } else if ctx.start(
-                    Task::Learn {
-                        moves: game.moves().to_vec(),
-                    },
-                    StopPolicy::QUIT_OR_EOF,
-                ) {
-                    self.job = Some(Job::Learn);
+                } else {
+                    let moves = game.moves().to_vec();
+                    ctx.start(Task::Learn { moves }, StopPolicy::QUIT_OR_EOF, Job::Learn);
                 }
             }
             NboardCommand::Analyze => self.analyze(ctx),
             NboardCommand::Clear => {
-                if ctx.start(Task::Clear, StopPolicy::ANY_LINE) {
-                    self.job = Some(Job::Clear);
-                }
+                ctx.start(Task::Clear, StopPolicy::ANY_LINE, Job::Clear);
             }
             NboardCommand::Quit => return Flow::Quit,
         }
         Flow::Continue
     }
 
-    fn hint(&mut self, count: u32, ctx: &mut Ctx<'_>) {
+    fn hint(&mut self, count: u32, ctx: &mut Ctx<'_, Job>) {
         let board = self.position().board;
         if board.is_game_over() {
             tracing::info!("hint: the game is over");
@@ -189,12 +181,10 @@ impl Nboard {
                 count: count as usize,
             }
         };
-        if start(ctx, task, STATUS_ANALYZING) {
-            self.job = Some(Job::Hint { last: None });
-        }
+        start(ctx, task, STATUS_ANALYZING, Job::Hint { last: None });
     }
 
-    fn go(&mut self, ctx: &mut Ctx<'_>) {
+    fn go(&mut self, ctx: &mut Ctx<'_, Job>) {
         let board = self.position().board;
         if board.is_game_over() {
             error(ctx, "go: the game is over");
@@ -207,15 +197,14 @@ impl Nboard {
             None => limits_for_depth(self.depth()),
         };
         tracing::debug!("go with {limits:?}");
-        if start(ctx, Task::Search { board, limits }, STATUS_THINKING) {
-            self.job = Some(Job::Go {
-                last: None,
-                book: false,
-            });
-        }
+        let job = Job::Go {
+            last: None,
+            book: false,
+        };
+        start(ctx, Task::Search { board, limits }, STATUS_THINKING, job);
     }
 
-    fn analyze(&mut self, ctx: &mut Ctx<'_>) {
+    fn analyze(&mut self, ctx: &mut Ctx<'_, Job>) {
         let positions = self.record.game().positions();
         // Backwards from the end: the endgame results fill the table for earlier positions.
         let boards = positions
@@ -228,9 +217,7 @@ impl Nboard {
             boards,
             limits: limits_for_depth(self.depth()),
         };
-        if start(ctx, task, STATUS_ANALYZING) {
-            self.job = Some(Job::Analyze);
-        }
+        start(ctx, task, STATUS_ANALYZING, Job::Analyze);
     }
 }
 
@@ -242,18 +229,15 @@ const STATUS_THINKING: &str = "status Thinking";
 const STATUS_DONE: &str = "status";
 
 /// Starts a search that any new line stops, saying so on the status bar.
-fn start(ctx: &mut Ctx<'_>, task: Task, status: &str) -> bool {
+fn start(ctx: &mut Ctx<'_, Job>, task: Task, status: &str, job: Job) {
     ctx.out().line(status);
-    if ctx.start(task, StopPolicy::ANY_LINE) {
-        true
-    } else {
+    if !ctx.start(task, StopPolicy::ANY_LINE, job) {
         error(ctx, "the engine is unavailable");
-        false
     }
 }
 
 /// Reports a problem with a known command: a `status` line for the GUI and a log line.
-fn error(ctx: &mut Ctx<'_>, text: &str) {
+fn error(ctx: &mut Ctx<'_, Job>, text: &str) {
     tracing::warn!("{text}");
     ctx.out().line(&format!("status error: {}", one_line(text)));
 }
@@ -323,7 +307,9 @@ fn nodestats(nodes: u64, millis: u64) -> String {
 }
 
 impl Protocol for Nboard {
-    fn line(&mut self, line: &str, ctx: &mut Ctx<'_>) -> Flow {
+    type Job = Job;
+
+    fn line(&mut self, line: &str, ctx: &mut Ctx<'_, Job>) -> Flow {
         match parse_nboard_line(line) {
             Ok(cmd) => self.command(cmd, ctx),
             Err(NboardParseError::Unknown(w)) => {
@@ -337,10 +323,7 @@ impl Protocol for Nboard {
         }
     }
 
-    fn event(&mut self, event: Event, ctx: &mut Ctx<'_>) {
-        let Some(job) = self.job.as_mut() else {
-            return;
-        };
+    fn event(&mut self, event: Event, job: &mut Job, ctx: &mut Ctx<'_, Job>) {
         match event {
             Event::Progress { report, .. } => {
                 if let (Job::Hint { last } | Job::Go { last, .. }, Some(l)) =
@@ -372,48 +355,45 @@ impl Protocol for Nboard {
                 ctx.out()
                     .line(&format!("analysis {index} {}", eval_text(report.score)));
             }
-            Event::Done { outcome, .. } => {
-                let job = self.job.take();
-                match (job, outcome) {
-                    (Some(Job::Hint { last }), Outcome::Best(r)) => {
-                        let line = search_line(&r);
-                        if line.is_some() && line != last {
-                            ctx.out().line(line.as_deref().unwrap_or_default());
-                        }
-                        ctx.out().line(&nodestats(r.nodes, r.millis));
-                        ctx.out().line(STATUS_DONE);
+            Event::Done { outcome, .. } => match (job, outcome) {
+                (Job::Hint { last }, Outcome::Best(r)) => {
+                    let line = search_line(&r);
+                    if line.is_some() && line != *last {
+                        ctx.out().line(line.as_deref().unwrap_or_default());
                     }
-                    (Some(Job::Hint { .. } | Job::Analyze), _) => ctx.out().line(STATUS_DONE),
-                    (Some(Job::Go { last, book }), Outcome::Best(r)) => {
-                        let line = search_line(&r);
-                        if line.is_some() && line != last {
-                            ctx.out().line(line.as_deref().unwrap_or_default());
-                        }
-                        ctx.out().line(&nodestats(r.nodes, r.millis));
-                        let secs = r.millis as f64 / 1000.0;
-                        let eval = if r.depth == 0 && r.solved.is_none() && !book {
-                            String::new()
-                        } else {
-                            format!("{:.2}", r.score as f64)
-                        };
-                        ctx.out()
-                            .line(&format!("=== {}/{eval}/{secs:.1}", upper(r.best)));
-                        ctx.out().line(STATUS_DONE);
-                    }
-                    (Some(Job::Learn), Outcome::Learned(result)) => {
-                        match result {
-                            Ok(what) => tracing::info!("learned: {what}"),
-                            Err(e) => tracing::warn!("learn: {e}; nothing stored"),
-                        }
-                        ctx.out().line("learned");
-                    }
-                    _ => {}
+                    ctx.out().line(&nodestats(r.nodes, r.millis));
+                    ctx.out().line(STATUS_DONE);
                 }
-            }
+                (Job::Hint { .. } | Job::Analyze, _) => ctx.out().line(STATUS_DONE),
+                (Job::Go { last, book }, Outcome::Best(r)) => {
+                    let line = search_line(&r);
+                    if line.is_some() && line != *last {
+                        ctx.out().line(line.as_deref().unwrap_or_default());
+                    }
+                    ctx.out().line(&nodestats(r.nodes, r.millis));
+                    let secs = r.millis as f64 / 1000.0;
+                    let eval = if r.depth == 0 && r.solved.is_none() && !*book {
+                        String::new()
+                    } else {
+                        format!("{:.2}", r.score as f64)
+                    };
+                    ctx.out()
+                        .line(&format!("=== {}/{eval}/{secs:.1}", upper(r.best)));
+                    ctx.out().line(STATUS_DONE);
+                }
+                (Job::Learn, Outcome::Learned(result)) => {
+                    match result {
+                        Ok(what) => tracing::info!("learned: {what}"),
+                        Err(e) => tracing::warn!("learn: {e}; nothing stored"),
+                    }
+                    ctx.out().line("learned");
+                }
+                _ => {}
+            },
         }
     }
 
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_>) {
+    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Job>) {
         error(ctx, &format!("line of {len} bytes is too long; ignored"));
     }
 }
