@@ -50,6 +50,8 @@ pub enum CliError {
     Gate(#[from] crate::tools::gate::GateError),
     #[error(transparent)]
     Tree(#[from] crate::tools::tree::TreeTooLarge),
+    #[error(transparent)]
+    Protocol(#[from] crate::tools::match_runner::player::UnknownProtocol),
     /// An I/O failure the library reports as it is.
     #[error(transparent)]
     Io(#[from] std::io::Error),

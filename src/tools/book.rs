@@ -512,13 +512,18 @@ pub enum Budget {
     Time(std::time::Duration),
 }
 
+/// A `--budget` that is neither a number of expansions nor a time.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad budget {0:?}: a number of expansions, or 90s / 30m / 2h")]
+pub struct BadBudget(pub String);
+
 impl std::str::FromStr for Budget {
-    type Err = String;
+    type Err = BadBudget;
 
     /// `5000` expansions, or a time: `90s`, `30m`, `2h`.
-    fn from_str(s: &str) -> Result<Budget, String> {
+    fn from_str(s: &str) -> Result<Budget, BadBudget> {
         let s = s.trim();
-        let bad = || format!("bad budget {s:?}: a number of expansions, or 90s / 30m / 2h");
+        let bad = || BadBudget(s.to_string());
         let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
         let n: u64 = num.parse().map_err(|_| bad())?;
         let secs = match unit {

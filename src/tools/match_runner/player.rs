@@ -15,13 +15,18 @@ pub enum EngineProtocol {
     Gtp,
 }
 
+/// A protocol name other than `nboard` or `gtp`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown protocol {0:?} (expected nboard or gtp)")]
+pub struct UnknownProtocol(pub String);
+
 impl std::str::FromStr for EngineProtocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<EngineProtocol, String> {
+    type Err = UnknownProtocol;
+    fn from_str(s: &str) -> Result<EngineProtocol, UnknownProtocol> {
         match s.to_ascii_lowercase().as_str() {
             "nboard" => Ok(EngineProtocol::Nboard),
             "gtp" => Ok(EngineProtocol::Gtp),
-            _ => Err(format!("unknown protocol {s:?} (expected nboard or gtp)")),
+            _ => Err(UnknownProtocol(s.to_string())),
         }
     }
 }
