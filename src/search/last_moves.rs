@@ -10,7 +10,7 @@ use super::ordering::{odd_quadrants, parity_order};
 use super::stability::stability_cut;
 use crate::board::flip::{flips, last_flip_count};
 use crate::board::movegen::legal_moves;
-use crate::board::Board;
+use crate::board::{Board, CORNERS};
 use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list, parity order).
@@ -111,7 +111,8 @@ impl<E: Evaluator> Context<'_, E> {
         }
     }
 
-    /// 5 to [`SHALLOW_MAX`] empties: parity order over the empties, flips computed directly.
+    /// 5 to [`SHALLOW_MAX`] empties: parity order over the empties (corners first within each
+    /// parity), flips computed directly.
     fn solve_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
@@ -120,7 +121,14 @@ impl<E: Evaluator> Context<'_, E> {
         let e = !(player | opponent);
         let odd = odd_quadrants(e);
         let mut best = i32::MIN;
-        for part in [e & odd, e & !odd] {
+        // Odd quadrants first, corners first within each parity.
+        let parts = [
+            e & odd & CORNERS,
+            e & odd & !CORNERS,
+            e & !odd & CORNERS,
+            e & !odd & !CORNERS,
+        ];
+        for part in parts {
             let mut m = part;
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
