@@ -184,6 +184,18 @@ fn empty_user_book_of_depth(path: &Path, depth: u8) {
     b.publish(path).unwrap();
 }
 
+/// Starts `wedge nboard ARGS` (stderr to `stderr`) and sends it a session learning `game`.
+fn spawn_learning(args: &[&std::ffi::OsStr], stderr: Stdio, game: &str) -> Child {
+    let mut child = nboard_command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    send_learning(&mut child, game);
+    child
+}
+
 /// Sends an NBoard session that learns `game` and then pings to `child`, keeping its input
 /// open: `quit` or the end of input during the learn would interrupt it.
 fn send_learning(child: &mut Child, game: &str) {
@@ -221,18 +233,13 @@ fn nboard_learn_adds_the_game_to_the_users_book_not_to_the_book_played() {
     let learned = dir.join("learned.book");
     empty_user_book(&learned);
     // A game none of the random book games played: f5 f4 e3 f6 d3 (then learn).
-    let mut child = nboard_command(&[
+    let args = [
         "--book".as_ref(),
         path.as_os_str(),
         "--learn-book".as_ref(),
         learned.as_os_str(),
-    ])
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
-    send_learning(&mut child, "f5f4e3f6d3");
+    ];
+    let mut child = spawn_learning(&args, Stdio::null(), "f5f4e3f6d3");
     let text = finish_learning(&mut child);
     assert!(child.wait().unwrap().success());
     let learned_at = text.lines().position(|l| l == "learned").expect("learned");
@@ -254,18 +261,13 @@ fn nboard_learn_adds_the_game_to_the_users_book_not_to_the_book_played() {
 /// Starts `wedge nboard` learning `game` into `learned`; returns the child once it says that
 /// it waits for the book's lock, with the stderr lines it wrote so far.
 fn start_learner(learned: &Path, game: &str) -> (std::process::Child, Vec<String>) {
-    let mut child = nboard_command(&[
+    let args = [
         "--log".as_ref(),
         "info".as_ref(),
         "--learn-book".as_ref(),
         learned.as_os_str(),
-    ])
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    send_learning(&mut child, game);
+    ];
+    let mut child = spawn_learning(&args, Stdio::piped(), game);
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut lines = Vec::new();
     let mut line = String::new();
@@ -352,13 +354,8 @@ fn quit_and_end_of_input_stop_a_learn_and_leave_the_book_whole() {
         let learned = dir.join("learned.book");
         empty_user_book_of_depth(&learned, 40);
         let before = std::fs::read(&learned).unwrap();
-        let mut child = nboard_command(&["--learn-book".as_ref(), learned.as_os_str()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        send_learning(&mut child, "f5f4e3f6d3");
+        let args = ["--learn-book".as_ref(), learned.as_os_str()];
+        let mut child = spawn_learning(&args, Stdio::null(), "f5f4e3f6d3");
         // Let the learn get under way (either order must work; this is no timing check).
         std::thread::sleep(Duration::from_millis(300));
         let mut stdin = child.stdin.take().unwrap();

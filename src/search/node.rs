@@ -822,48 +822,34 @@ pub fn help<E: Evaluator>(
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) {
-    let mut end_cache = EndCache::default();
-    pool.helper_loop(|sp| {
-        let ctx = Context::new(tt, eval, stop)
-            .with_probcut(probcut)
-            .with_pool(pool)
-            .with_deadline(deadline);
-        search_joined(&ctx, sp, &mut end_cache)
-    });
+    // One context for the thread's life: its endgame cache serves every split point joined.
+    let mut ctx = Context::new(tt, eval, stop)
+        .with_probcut(probcut)
+        .with_pool(pool)
+        .with_deadline(deadline);
+    pool.helper_loop(|sp| ctx.join(sp));
 }
 
-/// Searches moves of the joined `sp` with a context of its own, set as `like` (the thread's
-/// own context) but stopping on the split point's abort flag as well, and the thread's
-/// endgame `cache`; returns the nodes it counted.
-fn search_joined<E: Evaluator>(
-    like: &Context<'_, E>,
-    sp: &Arc<SplitPoint>,
-    cache: &mut EndCache,
-) -> u64 {
-    let borrowed = std::mem::replace(cache, EndCache::detached());
-    let mut ctx = Context::new_with_end_cache(like.tt, like.eval, &sp.abort, borrowed)
-        .with_search_stop(like.search_stop())
-        .with_deadline(like.deadline)
-        .with_probcut(like.probcut);
-    ctx.pool = like.pool;
-    ctx.selectivity = sp.node.selectivity;
-    ctx.ordering_window = sp.node.ordering_window;
-    ctx.tt_min_depth = sp.node.tt_min_depth;
-    ctx.split_parent = Some(sp.clone());
-    if ctx.search_split(sp) {
-        sp.abort.store(true, Ordering::Relaxed);
-    }
-    *cache = ctx.end_cache;
-    ctx.nodes
-}
-
-/// A waiting owner joins the split points below its own with its own endgame cache.
+/// A thread joins a split point (a helper, or an owner waiting below its own) with a context
+/// of its own, set as the thread's but stopping on the split point's abort flag as well, and
+/// lent the thread's endgame cache.
 impl<E: Evaluator> Waiting for Context<'_, E> {
     fn join(&mut self, sp: &Arc<SplitPoint>) -> u64 {
-        let mut cache = std::mem::replace(&mut self.end_cache, EndCache::detached());
-        let nodes = search_joined(self, sp, &mut cache);
-        self.end_cache = cache;
-        nodes
+        let cache = std::mem::replace(&mut self.end_cache, EndCache::detached());
+        let mut ctx = Context::new_with_end_cache(self.tt, self.eval, &sp.abort, cache)
+            .with_search_stop(self.search_stop())
+            .with_deadline(self.deadline)
+            .with_probcut(self.probcut);
+        ctx.pool = self.pool;
+        ctx.selectivity = sp.node.selectivity;
+        ctx.ordering_window = sp.node.ordering_window;
+        ctx.tt_min_depth = sp.node.tt_min_depth;
+        ctx.split_parent = Some(sp.clone());
+        if ctx.search_split(sp) {
+            sp.abort.store(true, Ordering::Relaxed);
+        }
+        self.end_cache = ctx.end_cache;
+        ctx.nodes
     }
 
     fn must_stop(&mut self) -> bool {
