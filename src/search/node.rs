@@ -1,14 +1,15 @@
-//! The node search. One principal-variation search ([`Context::pvs`]) for the nodes that need
-//! an exact value inside a window, midgame or (once the depth reaches the end) endgame, and one
-//! null-window search ([`Context::null_window`]) generic over the phase: the [`Midgame`] to a
-//! depth (static evaluation at the horizon, ordering searches, Multi-ProbCut) and the
+//! The node search: one function ([`Context::search_node`]) generic over the node's kind
+//! ([`Root`], [`Pv`]: an exact value inside a window, [`Scout`]: a null window) and its phase:
+//! the [`Midgame`] to a depth (static evaluation at the horizon, ordering searches,
+//! Multi-ProbCut; principal-variation nodes of a solve reach the end of the game here) and the
 //! [`Endgame`] above [`SHALLOW_MAX`] empties (exact, the shared table or the thread's cache,
 //! stability and enhanced transposition cut-offs, fastest-first ordering, split points for idle
-//! helpers). Both share the node's entry ([`Context::enter`]: count, stop, moves, pass) and the
-//! null-window move loop (table move first, then the others ordered). Below, the last-empties
-//! solvers ([`super::last_moves`]). Scores are fail-soft disc differences for the side to move;
-//! exact in the endgame except in the selective passes of a solve (selectivity above 0), whose
-//! table entries carry that selectivity (never used as exact bounds).
+//! helpers). Every node has the same steps: its entry ([`Context::enter`]: count, stop, moves,
+//! pass), what the table knows, the phase's cut-offs, the table move, the others ordered, the
+//! result stored; the kind decides which apply. Below, the last-empties solvers
+//! ([`super::last_moves`]). Scores are fail-soft disc differences for the side to move; exact
+//! in the endgame except in the selective passes of a solve (selectivity above 0), whose table
+//! entries carry that selectivity (never used as exact bounds).
 
 use super::context::{BookAnswer, Context};
 use super::end_cache::EndCache;
@@ -72,20 +73,116 @@ enum Pruning {
     Unlisted,
 }
 
-/// A null-window node: the position and the window's `alpha`.
+/// A node: the position and its window (`beta = alpha + 1` for a null window).
 #[derive(Clone, Copy)]
 struct Node {
     board: Board,
     alpha: i32,
+    beta: i32,
 }
 
-/// How one phase of the game searches a null-window node: the steps of
-/// [`Context::null_window`] that differ between the midgame and the endgame.
+impl Node {
+    /// A null-window node around `alpha`.
+    #[inline(always)]
+    fn scout(player: u64, opponent: u64, alpha: i32) -> Node {
+        Node {
+            board: Board::new(player, opponent),
+            alpha,
+            beta: alpha + 1,
+        }
+    }
+}
+
+/// The kind of a node, which decides the steps of [`Context::search_node`] that apply.
+pub(super) trait Kind {
+    /// The root: its moves come from the last iteration in their order, nothing is pruned,
+    /// and a stop ends the move loop at once.
+    const ROOT: bool;
+    /// An exact value inside the window: the first move with the whole window, the others by
+    /// [`Context::pvs_move`]; the table gives a move but no bounds, nothing is pruned, and
+    /// every move is ordered before the first is searched.
+    const PV: bool;
+
+    /// The root's moves, in the order to search them.
+    #[inline(always)]
+    fn fill(&self, _list: &mut MoveList) {}
+
+    /// The `index`-th move got the value `v` (`exact`: inside the window, or the first).
+    #[inline(always)]
+    fn record(&mut self, _index: usize, _v: i32, _exact: bool) {}
+}
+
+/// A null-window node.
+pub(super) struct Scout;
+
+impl Kind for Scout {
+    const ROOT: bool = false;
+    const PV: bool = false;
+}
+
+/// A principal-variation node below the root.
+pub(super) struct Pv;
+
+impl Kind for Pv {
+    const ROOT: bool = false;
+    const PV: bool = true;
+}
+
+/// One of the root's moves and its value in the last iteration (-65 when it got only a bound).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RootMove {
+    pub sq: u8,
+    pub flips: u64,
+    pub score: i32,
+}
+
+/// The root: its moves, best of the last iteration first; how many this iteration has
+/// searched (a move whose search was stopped does not count) and which of them is the best
+/// (the first of the highest values).
+pub(super) struct Root<'r> {
+    pub moves: &'r mut [RootMove],
+    pub searched: usize,
+    pub best: Option<(usize, i32)>,
+}
+
+impl<'r> Root<'r> {
+    pub fn new(moves: &'r mut [RootMove]) -> Self {
+        Root {
+            moves,
+            searched: 0,
+            best: None,
+        }
+    }
+}
+
+impl Kind for Root<'_> {
+    const ROOT: bool = true;
+    const PV: bool = true;
+
+    #[inline(always)]
+    fn fill(&self, list: &mut MoveList) {
+        // Scored in decreasing order, so that they are picked as given.
+        let moves = self.moves.iter().enumerate();
+        list.fill_from(moves.map(|(i, m)| Candidate::new(m.sq, m.flips, -(i as i32))));
+    }
+
+    #[inline(always)]
+    fn record(&mut self, index: usize, v: i32, exact: bool) {
+        self.moves[index].score = if exact { v } else { -65 };
+        self.searched = index + 1;
+        if self.best.is_none_or(|(_, b)| v > b) {
+            self.best = Some((index, v));
+        }
+    }
+}
+
+/// How one phase of the game searches a node: the steps of [`Context::search_node`] that
+/// differ between the midgame and the endgame, for a node of kind `K`.
 trait Phase<E: Evaluator> {
     /// The value after the side to move passes (the opponent searched in the same phase).
-    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32;
-    /// A value found without the table, for nodes too shallow for it.
-    fn shallow(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32>;
+    fn after_pass<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node) -> i32;
+    /// A value found without the table or a move list, for nodes too shallow for them.
+    fn shallow<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32>;
     /// The table hash of the position (0 where no table is used) and what is known of it.
     fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known);
     /// The cut-offs tried before any move (stability, Multi-ProbCut, enhanced transposition
@@ -97,10 +194,19 @@ trait Phase<E: Evaluator> {
         moves: u64,
         list: &mut MoveList,
     ) -> Pruning;
-    /// The value for us of the child after the move on `sq` with `flips`.
-    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32;
+    /// The value for us of the child after the `index`-th move, on `sq` with `flips`, in the
+    /// window (`alpha`, `beta`) as narrowed by the moves before it.
+    fn child<K: Kind>(
+        &self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        index: usize,
+        window: (i32, i32),
+        sq: u8,
+        flips: u64,
+    ) -> i32;
     /// Scores the moves of `list` (without the table move when it was searched first).
-    fn order(
+    fn order<K: Kind>(
         &mut self,
         ctx: &mut Context<'_, E>,
         at: Node,
@@ -115,26 +221,48 @@ trait Phase<E: Evaluator> {
     fn table_depth(&self) -> Option<u32>;
 }
 
-/// A midgame null-window node around `alpha` searched `depth` plies (less than its empties)
-/// with its evaluation state; `book_move` orders it when the table has no move.
+/// A node searched `depth` plies with its evaluation state: less than its empties, or (in a
+/// principal-variation node of a solve) exactly as many; `book_move` orders it when the table
+/// has no move.
 struct Midgame<'s, E: Evaluator> {
     state: &'s E::State,
     depth: u32,
     book_move: MoveHint,
 }
 
+impl<E: Evaluator> Midgame<'_, E> {
+    /// True when the node is searched to the end of the game (a principal-variation node).
+    #[inline(always)]
+    fn exact(&self, board: &Board) -> bool {
+        self.depth >= board.empty_count()
+    }
+}
+
 impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     #[inline(always)]
-    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
+    fn after_pass<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
         let passed = ctx.eval.pass(self.state);
         let Board { player, opponent } = at.board;
-        -ctx.nws(opponent, player, &passed, -at.alpha - 1, self.depth)
+        if K::PV {
+            -ctx.pvs(opponent, player, &passed, -at.beta, -at.alpha, self.depth)
+        } else {
+            -ctx.nws(opponent, player, &passed, -at.alpha - 1, self.depth)
+        }
     }
 
+    /// One ply from the horizon, a principal-variation node takes the best of the children's
+    /// evaluations (its last move is found again by `root::principal_variation`); null-window
+    /// nodes below the table's depth search without it.
     #[inline(always)]
-    fn shallow(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32> {
-        (self.depth < ctx.tt_min_depth)
-            .then(|| ctx.nws_shallow(&at.board, self.state, at.alpha, self.depth, moves))
+    fn shallow<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32> {
+        let Board { player, opponent } = at.board;
+        if K::PV {
+            (self.depth == 1 && !self.exact(&at.board))
+                .then(|| ctx.nws_one_ply(player, opponent, self.state, at.beta - 1, moves))
+        } else {
+            (self.depth < ctx.tt_min_depth)
+                .then(|| ctx.nws_shallow(&at.board, self.state, at.alpha, self.depth, moves))
+        }
     }
 
     #[inline(always)]
@@ -161,14 +289,28 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32 {
+    fn child<K: Kind>(
+        &self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        index: usize,
+        (alpha, beta): (i32, i32),
+        sq: u8,
+        flips: u64,
+    ) -> i32 {
         let (np, no) = child(&at.board, sq, flips);
         let cs = ctx.eval.play(self.state, sq as usize, flips);
-        -ctx.nws(np, no, &cs, -at.alpha - 1, self.depth - 1)
+        if K::PV {
+            ctx.pvs_move((np, no), &cs, index, (alpha, beta), self.depth)
+        } else {
+            -ctx.nws(np, no, &cs, -alpha - 1, self.depth - 1)
+        }
     }
 
+    /// A principal-variation node orders by searches in the full window, or fastest-first
+    /// when it reaches the end; a null-window node by searches around its alpha.
     #[inline(always)]
-    fn order(
+    fn order<K: Kind>(
         &mut self,
         ctx: &mut Context<'_, E>,
         at: Node,
@@ -176,8 +318,17 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
         tt_move: MoveHint,
         _: u64,
     ) {
-        let window = sort_window(at.alpha, ctx.ordering_window, ctx.ordering_window);
-        ctx.order_mid(&at.board, self.state, list, self.depth, window, tt_move);
+        let board = &at.board;
+        if K::PV && self.exact(board) {
+            list.score_endgame(board.player, board.opponent, tt_move, true);
+        } else {
+            let window = if K::PV {
+                (-64, 64)
+            } else {
+                sort_window(at.alpha, ctx.ordering_window, ctx.ordering_window)
+            };
+            ctx.order_mid(board, self.state, list, self.depth, window, tt_move);
+        }
     }
 
     #[inline(always)]
@@ -223,16 +374,14 @@ impl<'s, E: Evaluator> Endgame<'s, E> {
 
 impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     #[inline(always)]
-    fn after_pass(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
-        let passed = Node {
-            board: at.board.pass(),
-            alpha: -at.alpha - 1,
-        };
-        -ctx.null_window(Endgame::new(self.n, None), passed)
+    fn after_pass<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
+        let Board { player, opponent } = at.board;
+        let passed = Node::scout(opponent, player, -at.alpha - 1);
+        -ctx.search_node(&mut Scout, Endgame::new(self.n, None), passed)
     }
 
     #[inline(always)]
-    fn shallow(&self, _: &mut Context<'_, E>, _: Node, _: u64) -> Option<i32> {
+    fn shallow<K: Kind>(&self, _: &mut Context<'_, E>, _: Node, _: u64) -> Option<i32> {
         None
     }
 
@@ -287,14 +436,22 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child(&self, ctx: &mut Context<'_, E>, at: Node, sq: u8, flips: u64) -> i32 {
+    fn child<K: Kind>(
+        &self,
+        ctx: &mut Context<'_, E>,
+        at: Node,
+        _: usize,
+        _: (i32, i32),
+        sq: u8,
+        flips: u64,
+    ) -> i32 {
         let parent = self.state.as_ref().map(|s| (s, sq, flips));
         let (np, no) = child(&at.board, sq, flips);
         -ctx.nws_end_child(np, no, -at.alpha - 1, self.n - 1, parent)
     }
 
     #[inline(always)]
-    fn order(
+    fn order<K: Kind>(
         &mut self,
         ctx: &mut Context<'_, E>,
         at: Node,
@@ -393,7 +550,8 @@ impl<E: Evaluator> Context<'_, E> {
         self.pvs(player, opponent, &state, alpha, beta, depth)
     }
 
-    /// Depth-limited search within (`alpha`, `beta`), fail-soft. `depth` counts plies; a
+    /// Depth-limited search within (`alpha`, `beta`), fail-soft: the book where it answers,
+    /// the evaluation at depth 0, else a principal-variation node. `depth` counts plies; a
     /// depth reaching the last empty solves exactly. `state` is the evaluation's incremental
     /// state of this position.
     pub fn pvs(
@@ -406,66 +564,29 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
-        let start = self.nodes;
         let book_move = match self.book_answer(player, opponent, depth, n) {
             BookAnswer::Value(v) => return v,
             BookAnswer::Hint(m) => m,
         };
-        // Reaching the end of the game: an exact search, ordered fastest-first like the
-        // endgame's, whose null-window searches take the other moves.
-        let exact = depth >= n;
-        let depth = depth.min(n);
-        if depth == 0 && !exact {
+        if depth == 0 && n > 0 {
             return self.evaluate(player, opponent, state);
         }
-        let moves = match self.enter(player, opponent, alpha, |ctx| {
-            let passed = ctx.eval.pass(state);
-            -ctx.pvs(opponent, player, &passed, -beta, -alpha, depth)
-        }) {
-            Entry::Moves(moves) => moves,
-            Entry::Value(v) => return v,
+        // Reaching the end of the game: an exact search, ordered fastest-first like the
+        // endgame's, whose null-window searches take the other moves. Stored with the
+        // iteration's selectivity even then: a selective pass prunes by ProbCut inside the
+        // endgame search below, so its "exact" results are estimates (stored as exact, they
+        // once gave a wrong final score).
+        let phase = Midgame {
+            state,
+            depth: depth.min(n),
+            book_move,
         };
-        // One ply from the horizon: the best of the children's evaluations, without the table
-        // or an ordering (the principal variation's last move is found again by
-        // `root::principal_variation`).
-        if depth == 1 && !exact {
-            return self.nws_one_ply(player, opponent, state, beta - 1, moves);
-        }
-        let board = Board::new(player, opponent);
-        let hash = board.table_hash();
-        let tt_move = self
-            .tt
-            .probe(&board, hash)
-            .map_or(book_move, |d| d.best.or(book_move));
-        // Built in place (see `MoveList::new`): the copy cost a 584-byte memcpy per node.
-        let mut list = MoveList::empty();
-        list.fill(player, opponent, moves);
-        if exact {
-            list.score_endgame(player, opponent, tt_move, true);
-        } else {
-            self.order_mid(&board, state, &mut list, depth, (-64, 64), tt_move);
-        }
-        let (mut a, mut best, mut best_sq) = (alpha, i32::MIN, MoveHint::NONE);
-        for i in 0..list.len() {
-            let c = list.pick(i);
-            let cs = self.eval.play(state, c.sq as usize, c.flips);
-            let v = self.pvs_move(c.child(player, opponent), &cs, i, (a, beta), depth);
-            if v > best {
-                best = v;
-                best_sq = MoveHint::square(c.sq);
-                if v > a {
-                    a = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        // Stored with the iteration's selectivity even when the depth reaches the end: a
-        // selective pass prunes by ProbCut inside the endgame search below, so its "exact"
-        // results are estimates (stored as exact, they once gave a wrong final score).
-        self.store_result(&board, hash, depth, (alpha, beta), best, best_sq, start);
-        best
+        let node = Node {
+            board: Board::new(player, opponent),
+            alpha,
+            beta,
+        };
+        self.search_node(&mut Pv, phase, node)
     }
 
     /// The principal-variation rule for the `index`-th move (to `child`, whose evaluation
@@ -473,7 +594,7 @@ impl<E: Evaluator> Context<'_, E> {
     /// with the whole window; each later one with a null window first, and again above its
     /// value when it lands inside the window. The move's value for us.
     #[inline(always)]
-    pub fn pvs_move(
+    fn pvs_move(
         &mut self,
         (np, no): (u64, u64),
         cs: &E::State,
@@ -492,9 +613,32 @@ impl<E: Evaluator> Context<'_, E> {
         }
     }
 
+    /// One iteration's search of the root `board` (evaluation state `state`) to `depth`
+    /// within (`alpha`, `beta`) over `root`'s moves, which get their values.
+    pub(super) fn search_root(
+        &mut self,
+        root: &mut Root<'_>,
+        board: &Board,
+        state: &E::State,
+        (alpha, beta): (i32, i32),
+        depth: u32,
+    ) -> i32 {
+        let phase = Midgame {
+            state,
+            depth,
+            book_move: MoveHint::NONE,
+        };
+        let node = Node {
+            board: *board,
+            alpha,
+            beta,
+        };
+        self.search_node(root, phase, node)
+    }
+
     /// Depth-limited null-window search around `alpha`, fail-soft: the book where it answers,
     /// the endgame once the depth reaches the end, the evaluation at depth 0, else a
-    /// [`Midgame`] node.
+    /// null-window [`Midgame`] node.
     pub fn nws(
         &mut self,
         player: u64,
@@ -514,16 +658,12 @@ impl<E: Evaluator> Context<'_, E> {
         if depth == 0 {
             return self.evaluate(player, opponent, state);
         }
-        let node = Node {
-            board: Board::new(player, opponent),
-            alpha,
-        };
         let phase = Midgame {
             state,
             depth,
             book_move,
         };
-        self.null_window(phase, node)
+        self.search_node(&mut Scout, phase, Node::scout(player, opponent, alpha))
     }
 
     /// Null-window exact search around `alpha` with `n` empties: returns a fail-soft value `v`
@@ -546,44 +686,54 @@ impl<E: Evaluator> Context<'_, E> {
         parent: Parent<E>,
     ) -> i32 {
         if n > SHALLOW_MAX {
-            let node = Node {
-                board: Board::new(player, opponent),
-                alpha,
-            };
-            self.null_window(Endgame::new(n, parent), node)
+            let node = Node::scout(player, opponent, alpha);
+            self.search_node(&mut Scout, Endgame::new(n, parent), node)
         } else {
             self.solve_last(player, opponent, alpha, n)
         }
     }
 
-    /// The null-window search of a node of `phase` around `alpha`, fail-soft: the node's
-    /// entry, what the table knows, the phase's cut-offs, then the table move first and the
-    /// others ordered, each until one exceeds `alpha`; the result is stored.
-    fn null_window<P: Phase<E>>(&mut self, mut phase: P, at: Node) -> i32 {
+    /// The search of a node of kind `K` in `phase`, fail-soft: the node's entry (not at the
+    /// root), a shallow answer, what the table knows (its bounds at null-window nodes), the
+    /// phase's cut-offs (null window), the table move first (null window: before the others
+    /// are ordered, since it cuts most of the time), then the others ordered (at the root, in
+    /// the last iteration's order), each until one reaches `beta`; the result is stored.
+    #[inline(always)]
+    fn search_node<K: Kind, P: Phase<E>>(&mut self, kind: &mut K, mut phase: P, at: Node) -> i32 {
         let start = self.nodes;
-        let Node { board, alpha } = at;
+        let Node { board, alpha, beta } = at;
         let (player, opponent) = (board.player, board.opponent);
-        let moves = match self.enter(player, opponent, alpha, |ctx| phase.after_pass(ctx, at)) {
-            Entry::Moves(moves) => moves,
-            Entry::Value(v) => return v,
+        let moves = if K::ROOT {
+            0
+        } else {
+            let after_pass = |ctx: &mut Self| phase.after_pass::<K>(ctx, at);
+            match self.enter(player, opponent, alpha, after_pass) {
+                Entry::Moves(moves) => moves,
+                Entry::Value(v) => return v,
+            }
         };
-        if let Some(v) = phase.shallow(self, at, moves) {
-            return v;
+        if !K::ROOT {
+            if let Some(v) = phase.shallow::<K>(self, at, moves) {
+                return v;
+            }
         }
-        let (hash, known) = phase.known(self, at);
+        let (hash, known) = if K::ROOT {
+            (board.table_hash(), None)
+        } else {
+            phase.known(self, at)
+        };
         // Stores the result (in the table, or in the thread's cache); nothing once stopped.
         let table_depth = phase.table_depth();
         let store = |ctx: &mut Self, best: i32, sq: MoveHint| match table_depth {
             Some(depth) => {
-                let window = (alpha, alpha + 1);
-                ctx.store_result(&board, hash, depth, window, best, sq, start);
+                ctx.store_result(&board, hash, depth, (alpha, beta), best, sq, start);
             }
             None if !ctx.stopped => ctx.end_cache.store(player, opponent, alpha, best, sq),
             None => {}
         };
         let mut tt_move = MoveHint::NONE;
         if let Some((bounds, best)) = known {
-            if let Some((lower, upper)) = bounds {
+            if let Some((lower, upper)) = bounds.filter(|_| !K::PV) {
                 if lower > alpha {
                     return lower;
                 }
@@ -596,20 +746,19 @@ impl<E: Evaluator> Context<'_, E> {
         // The list is built in place, once: moved out of an option or a match it cost a
         // 576-byte copy per node.
         let mut list = MoveList::empty();
-        let listed = match phase.prune(self, at, moves, &mut list) {
-            Pruning::Cut(v) => return v,
-            Pruning::Listed => true,
-            Pruning::Unlisted => false,
-        };
-        // The table move first, before the others are ordered: it cuts most of the time, and
-        // then their ordering would be wasted.
+        let listed = !K::PV
+            && match phase.prune(self, at, moves, &mut list) {
+                Pruning::Cut(v) => return v,
+                Pruning::Listed => true,
+                Pruning::Unlisted => false,
+            };
         let mut best = i32::MIN;
         let mut best_sq = MoveHint::NONE;
-        let tt_legal = tt_move.is_in(moves);
-        if tt_legal {
+        let tt_first = !K::PV && tt_move.is_in(moves);
+        if tt_first {
             let sq = tt_move.index();
             let f = flips(sq as usize, player, opponent);
-            best = phase.child(self, at, sq, f);
+            best = phase.child::<K>(self, at, 0, (alpha, beta), sq, f);
             best_sq = tt_move;
             if best > alpha || moves == 1u64 << sq {
                 store(self, best, best_sq);
@@ -618,17 +767,23 @@ impl<E: Evaluator> Context<'_, E> {
         }
         // The other moves, from `first` on in the list (in the order a whole list has after
         // the table move was brought to its front).
-        let first = if listed {
+        let first = if K::ROOT {
+            kind.fill(&mut list);
+            0
+        } else if listed {
             usize::from(list.move_to_front(tt_move))
         } else {
-            if tt_legal {
+            if tt_first {
                 list.fill_without_first(player, opponent, moves, tt_move.index());
             } else {
                 list.fill(player, opponent, moves);
             }
             0
         };
-        phase.order(self, at, &mut list, tt_move, moves);
+        if !K::ROOT {
+            phase.order::<K>(self, at, &mut list, tt_move, moves);
+        }
+        let mut a = alpha;
         for i in first..list.len() {
             if let Some(n) = phase.split_empties() {
                 if i >= 1 && list.len() - i >= 2 && self.can_split() {
@@ -643,12 +798,21 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
             let c = list.pick(i);
-            let v = phase.child(self, at, c.sq, c.flips);
+            let v = phase.child::<K>(self, at, i, (a, beta), c.sq, c.flips);
+            if K::ROOT {
+                if self.stopped {
+                    break;
+                }
+                kind.record(i, v, v > a || i == 0);
+            }
             if v > best {
                 best = v;
                 best_sq = MoveHint::square(c.sq);
-                if v > alpha {
-                    break;
+                if v > a {
+                    a = v;
+                    if v >= beta {
+                        break;
+                    }
                 }
             }
         }

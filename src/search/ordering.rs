@@ -29,6 +29,16 @@ pub struct Candidate {
 
 impl Candidate {
     #[inline(always)]
+    pub fn new(sq: u8, flips: u64, score: i32) -> Candidate {
+        Candidate {
+            flips,
+            score,
+            sq,
+            _fill: [0; 3],
+        }
+    }
+
+    #[inline(always)]
     pub fn bit(&self) -> u64 {
         1u64 << self.sq
     }
@@ -97,6 +107,16 @@ impl MoveList {
         let k = (moves & (bit - 1)).count_ones() as usize;
         if k > 1 {
             self.items[..k].rotate_left(1);
+        }
+    }
+
+    /// Replaces the list by `candidates` (at most [`MAX_MOVES`]).
+    #[inline]
+    pub fn fill_from(&mut self, candidates: impl Iterator<Item = Candidate>) {
+        self.len = 0;
+        for c in candidates {
+            self.items[self.len] = c;
+            self.len += 1;
         }
     }
 

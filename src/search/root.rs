@@ -3,8 +3,9 @@
 
 use super::context::{Context, TT_MIN_DEPTH};
 use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
+use super::node::{Root, RootMove};
 use super::ordering::{MoveList, SORT_WINDOW};
-use super::tt::{MoveHint, NO_SELECTIVITY};
+use super::tt::NO_SELECTIVITY;
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use std::time::Instant;
@@ -23,14 +24,6 @@ pub struct Report {
     pub pv: Vec<Move>,
     pub nodes: u64,
     pub millis: u64,
-}
-
-/// A root move and its last known value.
-#[derive(Clone, Copy, Debug)]
-struct RootMove {
-    sq: u8,
-    flips: u64,
-    score: i32,
 }
 
 /// Midgame iterations stop this many plies short of the end before a solve (the selective
@@ -353,7 +346,8 @@ fn search_iteration<E: Evaluator>(
 }
 
 /// Principal-variation search over the root moves; the moves are re-sorted by their values
-/// (moves that only got a bound keep their relative order behind the best).
+/// (moves that only got a bound keep their relative order behind the best). `None` when
+/// stopped before the first move was searched.
 fn root_pvs<E: Evaluator>(
     ctx: &mut Context<'_, E>,
     board: &Board,
@@ -362,52 +356,15 @@ fn root_pvs<E: Evaluator>(
     beta: i32,
     depth: u32,
 ) -> Option<i32> {
-    let (p, o) = (board.player, board.opponent);
-    let start = ctx.nodes;
     let state = ctx.eval.state(board);
-    let mut a = alpha;
-    let mut best = i32::MIN;
-    let mut best_index = 0;
-    for (i, root) in roots.iter_mut().enumerate() {
-        let m = *root;
-        let child = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-        let cs = ctx.eval.play(&state, m.sq as usize, m.flips);
-        let v = ctx.pvs_move(child, &cs, i, (a, beta), depth);
-        if ctx.stopped {
-            if i == 0 {
-                return None;
-            }
-            break;
-        }
-        root.score = if v > a || i == 0 { v } else { -65 };
-        if v > best {
-            best = v;
-            best_index = i;
-            if v > a {
-                a = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-    }
+    let mut root = Root::new(roots);
+    ctx.search_root(&mut root, board, &state, (alpha, beta), depth);
+    let (best_index, best) = root.best?;
     // Best first, then the others in their searched order.
     roots[..=best_index].rotate_right(1);
     if best_index > 0 {
         roots[1..=best_index].sort_by_key(|m| -m.score);
     }
-    let best_sq = roots[0].sq;
-    // With the pass's selectivity: a selective pass at full depth is no solve.
-    let hash = board.table_hash();
-    ctx.store_result(
-        board,
-        hash,
-        depth,
-        (alpha, beta),
-        best,
-        MoveHint::square(best_sq),
-        start,
-    );
     Some(best)
 }
 
