@@ -26,6 +26,7 @@ mod tt_memory;
 mod valuer;
 
 pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
+pub use node::principal_variation_rule;
 pub use probcut::{ProbCutError, ProbCutModel, Sample, MAX_FIT_DEPTH};
 pub use root::Report;
 pub use tt::{TableError, TranspositionTable, TtData};

@@ -497,6 +497,28 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 }
 
+/// The principal-variation rule for the `index`-th move of a node searched within (`alpha`,
+/// `beta`): the first move with the whole window; each later one with a null window above
+/// `alpha` first, and again from its value to `beta` when it lands inside the window.
+/// `search(window, null)` searches the move within `window` (the node's side of it; `null`: a
+/// null window, `(alpha, alpha + 1)`) and gives its value for us. The move's value.
+#[inline(always)]
+pub fn principal_variation_rule<X>(
+    index: usize,
+    (alpha, beta): (i32, i32),
+    mut search: impl FnMut((i32, i32), bool) -> Result<i32, X>,
+) -> Result<i32, X> {
+    if index == 0 {
+        return search((alpha, beta), false);
+    }
+    let v = search((alpha, alpha + 1), true)?;
+    if v > alpha && v < beta {
+        search((v, beta), false)
+    } else {
+        Ok(v)
+    }
+}
+
 /// The child position (opponent to move) after the move on `sq` with `flips`.
 #[inline(always)]
 fn child(board: &Board, sq: u8, flips: u64) -> (u64, u64) {
@@ -589,27 +611,26 @@ impl<E: Evaluator> Context<'_, E> {
         self.search_node(&mut Pv, phase, node)
     }
 
-    /// The principal-variation rule for the `index`-th move (to `child`, whose evaluation
-    /// state is `cs`) of a node searched `depth` plies within (`alpha`, `beta`): the first move
-    /// with the whole window; each later one with a null window first, and again above its
-    /// value when it lands inside the window. The move's value for us.
+    /// [`principal_variation_rule`] for the `index`-th move (to `child`, whose evaluation
+    /// state is `cs`) of a node searched `depth` plies within `window`: the move's value for us.
     #[inline(always)]
     fn pvs_move(
         &mut self,
         (np, no): (u64, u64),
         cs: &E::State,
         index: usize,
-        (alpha, beta): (i32, i32),
+        window: (i32, i32),
         depth: u32,
     ) -> i32 {
-        if index == 0 {
-            return -self.pvs(np, no, cs, -beta, -alpha, depth - 1);
-        }
-        let v = -self.nws(np, no, cs, -alpha - 1, depth - 1);
-        if v > alpha && v < beta {
-            -self.pvs(np, no, cs, -beta, -v, depth - 1)
-        } else {
-            v
+        let searched = principal_variation_rule(index, window, |(lo, hi), null| {
+            Ok::<i32, std::convert::Infallible>(if null {
+                -self.nws(np, no, cs, -hi, depth - 1)
+            } else {
+                -self.pvs(np, no, cs, -hi, -lo, depth - 1)
+            })
+        });
+        match searched {
+            Ok(v) => v,
         }
     }
 

@@ -1,11 +1,11 @@
-//! `wedge tree`: records a principal-variation search (the midgame algorithm: PVS with null
-//! windows, the same move ordering and evaluation, no table so every node is shown) and writes
-//! one self-contained HTML file showing each node's window, value and cut-off, with the
-//! negamax invariant checked at every interior node.
+//! `wedge tree`: records a principal-variation search (the search's own rule for each move,
+//! [`principal_variation_rule`], with its evaluation; mobility order and no table, so every
+//! node is shown) and writes one self-contained HTML file showing each node's window, value
+//! and cut-off, with the negamax invariant checked at every interior node.
 
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
-use crate::search::mobility_order;
+use crate::search::{mobility_order, principal_variation_rule};
 use std::fmt::Write as _;
 
 /// One recorded node.
@@ -88,21 +88,11 @@ impl<E: Evaluator> Recorder<'_, E> {
             for (i, &sq) in order.iter().enumerate() {
                 let child_board = b.play(sq).expect("a legal move");
                 let mv = Some(Move::Play(sq));
-                let mut v;
-                if i == 0 || beta == a + 1 {
-                    let (child, cv) = self.search(child_board, mv, -beta, -a, depth - 1)?;
+                let v = principal_variation_rule(i, (a, beta), |(lo, hi), _| {
+                    let (child, cv) = self.search(child_board, mv, -hi, -lo, depth - 1)?;
                     self.tree.nodes[id].children.push(child);
-                    v = -cv;
-                } else {
-                    let (child, cv) = self.search(child_board, mv, -a - 1, -a, depth - 1)?;
-                    self.tree.nodes[id].children.push(child);
-                    v = -cv;
-                    if v > a && v < beta {
-                        let (child, cv) = self.search(child_board, mv, -beta, -v, depth - 1)?;
-                        self.tree.nodes[id].children.push(child);
-                        v = -cv;
-                    }
-                }
+                    Ok(-cv)
+                })?;
                 best = best.max(v);
                 if v > a {
                     a = v;

@@ -33,7 +33,7 @@ pub struct TrainArgs {
     /// Self-play positions are labelled this share of their search value and the rest of
     /// their game's final result (0 = the result only, 1 = the search only).
     #[arg(long, default_value_t = 0.5, value_parser = parse_share)]
-    pub search_weight: f32,
+    pub search_weight: f64,
     /// Start the fit from these weights, with the L2 penalty pulling toward them instead of
     /// toward zero (a new round that builds on the last).
     #[arg(long)]
@@ -281,7 +281,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
         }));
     }
     let labels = SelfplayLabels {
-        search_weight: args.search_weight,
+        search_weight: args.search_weight as f32,
     };
     for (i, dir) in args.selfplay.iter().enumerate() {
         let samples = selfplay_samples(dir, i as u32, labels)?;
@@ -298,18 +298,37 @@ pub fn is_validation(s: &LabelledPosition) -> bool {
     crate::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
 }
 
-fn parse_share(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
-        _ => Err(format!("expected a share in [0, 1], got {text:?}")),
-    }
+/// A command-line value that is not what its option takes.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("expected {expected}, got {text:?}")]
+pub struct BadValue {
+    pub expected: &'static str,
+    pub text: String,
 }
 
-fn parse_fraction(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(f) if f > 0.0 && f <= 1.0 => Ok(f),
-        _ => Err(format!("expected a fraction in (0, 1], got {text:?}")),
-    }
+/// `text` when `parse` accepts it, else [`BadValue`] saying `expected`.
+pub(crate) fn parse_value<T>(
+    text: &str,
+    expected: &'static str,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<T, BadValue> {
+    parse(text).ok_or_else(|| BadValue {
+        expected,
+        text: text.to_string(),
+    })
+}
+
+/// A share in [0, 1].
+pub(crate) fn parse_share(text: &str) -> Result<f64, BadValue> {
+    parse_value(text, "a share in [0, 1]", |t| {
+        t.parse::<f64>().ok().filter(|f| (0.0..=1.0).contains(f))
+    })
+}
+
+fn parse_fraction(text: &str) -> Result<f64, BadValue> {
+    parse_value(text, "a fraction in (0, 1]", |t| {
+        t.parse::<f64>().ok().filter(|&f| f > 0.0 && f <= 1.0)
+    })
 }
 
 /// True for the training games kept by `--game-fraction` (by a hash of the game id that is

@@ -9,6 +9,7 @@ use super::stats::Stats;
 use super::unit::Settings;
 use crate::engine::EngineBuilder;
 use crate::search::Selectivity;
+use crate::train::cli::{parse_share, parse_value, BadValue};
 use std::path::PathBuf;
 
 /// `wedge selfplay`: games of the engine against itself, recorded for training.
@@ -47,7 +48,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     pub wthor: Option<PathBuf>,
     /// Share of the games that start by leaving a WTHOR game (with --wthor).
-    #[arg(long, default_value_t = 0.5, value_parser = parse_ratio)]
+    #[arg(long, default_value_t = 0.5, value_parser = parse_share)]
     pub wthor_ratio: f64,
     /// Transposition table of each game, MB (emptied at the start of every game).
     #[arg(long, default_value_t = Settings::DEFAULT.game_hash_mb, value_parser = clap::value_parser!(u32).range(1..=65_535))]
@@ -68,20 +69,12 @@ pub struct SelfplayArgs {
     pub threads: Option<usize>,
 }
 
-fn parse_plies(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected FIRST-LAST plies with FIRST <= LAST <= 59, got {text:?}");
-    let (a, b) = text.split_once('-').unwrap_or((text, text));
-    match (a.trim().parse::<u32>(), b.trim().parse::<u32>()) {
-        (Ok(a), Ok(b)) if a <= b && b <= 59 => Ok((a, b)),
-        _ => Err(bad()),
-    }
-}
-
-fn parse_ratio(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
-        _ => Err(format!("expected a share in [0, 1], got {text:?}")),
-    }
+fn parse_plies(text: &str) -> Result<(u32, u32), BadValue> {
+    parse_value(text, "FIRST-LAST plies with FIRST <= LAST <= 59", |t| {
+        let (a, b) = t.split_once('-').unwrap_or((t, t));
+        let (a, b) = (a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?);
+        (a <= b && b <= 59).then_some((a, b))
+    })
 }
 
 impl SelfplayArgs {
