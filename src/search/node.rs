@@ -93,6 +93,16 @@ impl Node {
     }
 }
 
+/// A move tried at a node: its place in the move loop, the window as narrowed by the moves
+/// before it, its square and flips.
+#[derive(Clone, Copy)]
+struct Tried {
+    index: usize,
+    window: (i32, i32),
+    sq: u8,
+    flips: u64,
+}
+
 /// The kind of a node, which decides the steps of [`Context::search_node`] that apply.
 pub(super) trait Kind {
     /// The root: its moves come from the last iteration in their order, nothing is pruned,
@@ -194,17 +204,8 @@ trait Phase<E: Evaluator> {
         moves: u64,
         list: &mut MoveList,
     ) -> Pruning;
-    /// The value for us of the child after the `index`-th move, on `sq` with `flips`, in the
-    /// window (`alpha`, `beta`) as narrowed by the moves before it.
-    fn child<K: Kind>(
-        &self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        index: usize,
-        window: (i32, i32),
-        sq: u8,
-        flips: u64,
-    ) -> i32;
+    /// The value for us of the child after `mv`.
+    fn child<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, mv: Tried) -> i32;
     /// Scores the moves of `list` (without the table move when it was searched first).
     fn order<K: Kind>(
         &mut self,
@@ -289,21 +290,13 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child<K: Kind>(
-        &self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        index: usize,
-        (alpha, beta): (i32, i32),
-        sq: u8,
-        flips: u64,
-    ) -> i32 {
-        let (np, no) = child(&at.board, sq, flips);
-        let cs = ctx.eval.play(self.state, sq as usize, flips);
+    fn child<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, mv: Tried) -> i32 {
+        let (np, no) = child(&at.board, mv.sq, mv.flips);
+        let cs = ctx.eval.play(self.state, mv.sq as usize, mv.flips);
         if K::PV {
-            ctx.pvs_move((np, no), &cs, index, (alpha, beta), self.depth)
+            ctx.pvs_move((np, no), &cs, mv.index, mv.window, self.depth)
         } else {
-            -ctx.nws(np, no, &cs, -alpha - 1, self.depth - 1)
+            -ctx.nws(np, no, &cs, -at.alpha - 1, self.depth - 1)
         }
     }
 
@@ -436,17 +429,9 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn child<K: Kind>(
-        &self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        _: usize,
-        _: (i32, i32),
-        sq: u8,
-        flips: u64,
-    ) -> i32 {
-        let parent = self.state.as_ref().map(|s| (s, sq, flips));
-        let (np, no) = child(&at.board, sq, flips);
+    fn child<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, mv: Tried) -> i32 {
+        let parent = self.state.as_ref().map(|s| (s, mv.sq, mv.flips));
+        let (np, no) = child(&at.board, mv.sq, mv.flips);
         -ctx.nws_end_child(np, no, -at.alpha - 1, self.n - 1, parent)
     }
 
@@ -779,7 +764,13 @@ impl<E: Evaluator> Context<'_, E> {
         if tt_first {
             let sq = tt_move.index();
             let f = flips(sq as usize, player, opponent);
-            best = phase.child::<K>(self, at, 0, (alpha, beta), sq, f);
+            let mv = Tried {
+                index: 0,
+                window: (alpha, beta),
+                sq,
+                flips: f,
+            };
+            best = phase.child::<K>(self, at, mv);
             best_sq = tt_move;
             if best > alpha || moves == 1u64 << sq {
                 store(self, best, best_sq);
@@ -819,7 +810,13 @@ impl<E: Evaluator> Context<'_, E> {
                 }
             }
             let c = list.pick(i);
-            let v = phase.child::<K>(self, at, i, (a, beta), c.sq, c.flips);
+            let mv = Tried {
+                index: i,
+                window: (a, beta),
+                sq: c.sq,
+                flips: c.flips,
+            };
+            let v = phase.child::<K>(self, at, mv);
             if K::ROOT {
                 if self.stopped {
                     break;
