@@ -6,7 +6,7 @@ use super::end_cache::EndCache;
 use super::ordering::SORT_WINDOW;
 use super::parallel::{SplitPoint, SplitPool};
 use super::probcut::ProbCutModel;
-use super::tt::{MoveHint, Stored, TranspositionTable};
+use super::tt::{MoveHint, TranspositionTable};
 use crate::board::Board;
 use crate::book::{BookHit, BookLookup};
 use crate::eval::Evaluator;
@@ -205,33 +205,5 @@ impl<'a, E: Evaluator> Context<'a, E> {
             }
         }
         self.stopped
-    }
-
-    /// Stores in the shared table the result `score` of a search of `board` in (`alpha`,
-    /// `beta`) to `depth`, with this search's selectivity and the nodes it counted since
-    /// `start`; nothing once stopped.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub fn store_result(
-        &self,
-        board: &Board,
-        hash: u64,
-        depth: u32,
-        (alpha, beta): (i32, i32),
-        score: i32,
-        best: MoveHint,
-        start: u64,
-    ) {
-        if !self.stopped {
-            let result = Stored {
-                depth: depth as u8,
-                selectivity: self.selectivity,
-                window: (alpha, beta),
-                score,
-                best,
-                nodes: self.nodes - start,
-            };
-            self.tt.store(board, hash, result);
-        }
     }
 }

@@ -22,7 +22,7 @@ use super::ordering::{
 use super::parallel::{SplitNode, SplitPoint, SplitPool, Waiting};
 use super::probcut::{self, ProbCutModel};
 use super::stability::stability_cut;
-use super::tt::{MoveHint, TranspositionTable, NO_SELECTIVITY};
+use super::tt::{MoveHint, Stored, TranspositionTable, NO_SELECTIVITY};
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
@@ -54,8 +54,19 @@ const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
 type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
 
 /// What the table or the endgame cache knows of a node: bounds (when deep and exact enough)
-/// and a best move.
-type Known = Option<(Option<(i32, i32)>, MoveHint)>;
+/// and a move to try first.
+#[derive(Clone, Copy)]
+struct Known {
+    bounds: Option<(i32, i32)>,
+    best: MoveHint,
+}
+
+impl Known {
+    const NOTHING: Known = Known {
+        bounds: None,
+        best: MoveHint::NONE,
+    };
+}
 
 /// How a node begins ([`Context::enter`]): its legal moves, or the value to return at once.
 enum Entry {
@@ -269,12 +280,19 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     #[inline(always)]
     fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known) {
         let hash = at.board.table_hash();
-        let known = ctx.tt.probe(&at.board, hash).map(|d| {
-            let usable = d.is_usable(self.depth as u8, ctx.selectivity);
-            let best = d.best.or(self.book_move);
-            (usable.then_some((d.lower as i32, d.upper as i32)), best)
-        });
-        (hash, known.or(Some((None, self.book_move))))
+        let known = ctx.tt.probe(&at.board, hash).map_or(
+            Known {
+                bounds: None,
+                best: self.book_move,
+            },
+            |d| Known {
+                bounds: d
+                    .is_usable(self.depth as u8, ctx.selectivity)
+                    .then_some((d.lower as i32, d.upper as i32)),
+                best: d.best.or(self.book_move),
+            },
+        );
+        (hash, known)
     }
 
     #[inline(always)]
@@ -384,16 +402,19 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         let board = &at.board;
         if self.n >= END_TT_MIN {
             let hash = board.table_hash();
-            let known = ctx.tt.probe(board, hash).map(|d| {
-                let usable = d.is_usable(self.n as u8, ctx.selectivity);
-                (usable.then_some((d.lower as i32, d.upper as i32)), d.best)
+            let known = ctx.tt.probe(board, hash).map_or(Known::NOTHING, |d| Known {
+                bounds: d
+                    .is_usable(self.n as u8, ctx.selectivity)
+                    .then_some((d.lower as i32, d.upper as i32)),
+                best: d.best,
             });
             (hash, known)
         } else {
-            let known = ctx
-                .end_cache
-                .probe(board.player, board.opponent)
-                .map(|hit| (Some((hit.lower, hit.upper)), hit.best));
+            let hit = ctx.end_cache.probe(board.player, board.opponent);
+            let known = hit.map_or(Known::NOTHING, |hit| Known {
+                bounds: Some((hit.lower, hit.upper)),
+                best: hit.best,
+            });
             (0, known)
         }
     }
@@ -724,31 +745,41 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         let (hash, known) = if K::ROOT {
-            (board.table_hash(), None)
+            (board.table_hash(), Known::NOTHING)
         } else {
             phase.known(self, at)
         };
-        // Stores the result (in the table, or in the thread's cache); nothing once stopped.
+        // Stores the result with the search's selectivity and the nodes it took, in the table
+        // or the thread's cache; nothing once stopped.
         let table_depth = phase.table_depth();
-        let store = |ctx: &mut Self, best: i32, sq: MoveHint| match table_depth {
-            Some(depth) => {
-                ctx.store_result(&board, hash, depth, (alpha, beta), best, sq, start);
+        let store = |ctx: &mut Self, score: i32, best: MoveHint| {
+            if ctx.stopped {
+                return;
             }
-            None if !ctx.stopped => ctx.end_cache.store(player, opponent, alpha, best, sq),
-            None => {}
+            match table_depth {
+                Some(depth) => {
+                    let result = Stored {
+                        depth: depth as u8,
+                        selectivity: ctx.selectivity,
+                        window: (alpha, beta),
+                        score,
+                        best,
+                        nodes: ctx.nodes - start,
+                    };
+                    ctx.tt.store(&board, hash, result);
+                }
+                None => ctx.end_cache.store(player, opponent, alpha, score, best),
+            }
         };
-        let mut tt_move = MoveHint::NONE;
-        if let Some((bounds, best)) = known {
-            if let Some((lower, upper)) = bounds.filter(|_| !K::PV) {
-                if lower > alpha {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
+        if let Some((lower, upper)) = known.bounds.filter(|_| !K::PV) {
+            if lower > alpha {
+                return lower;
             }
-            tt_move = best;
+            if upper <= alpha {
+                return upper;
+            }
         }
+        let tt_move = known.best;
         // The list is built in place, once: moved out of an option or a match it cost a
         // 576-byte copy per node.
         let mut list = MoveList::empty();
