@@ -1,5 +1,6 @@
 //! The `wedge` subcommands: each one's arguments (clap) and run function in its own module,
-//! all assembling their engine with one [`EngineBuilder`]. `main.rs` parses and dispatches.
+//! all assembling their engine with one [`EngineBuilder`](crate::engine::EngineBuilder).
+//! `main.rs` parses and dispatches.
 
 pub mod bench;
 pub mod book;
