@@ -66,6 +66,11 @@ pub enum BookCommand {
         /// Publish the book every this many seconds.
         #[arg(long, default_value_t = 300)]
         save_every: u64,
+        /// Expand this many leaves at a time, valued side by side on the threads (default:
+        /// one at a time on one thread, 16 per thread on more). The same batch size makes
+        /// the same book with any number of threads.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        batch: Option<u32>,
     },
     /// Recompute every value from the leaves and every expansion priority (Fuego's Refresh).
     Refresh {
@@ -292,20 +297,19 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             dropout,
             depth,
             save_every,
+            batch,
         } => {
             let (path, mut book) = existing()?;
             let eval = Arc::new(builder.evaluation()?);
             let doe = dropout.params();
-            let r = tool::expand_book(
-                &mut book,
-                &path,
-                eval,
-                &doe,
+            let plan = tool::ExpandPlan {
                 budget,
                 depth,
-                builder.threads,
-                std::time::Duration::from_secs(save_every),
-            )?;
+                batch: batch.map(|b| b as usize),
+                threads: builder.threads,
+                save_every: std::time::Duration::from_secs(save_every),
+            };
+            let r = tool::expand_book(&mut book, &path, eval, &doe, &plan)?;
             println!(
                 "{} expansions in {:.1} s: {} -> {} positions ({:.0} positions/hour), {} saves",
                 r.expansions,

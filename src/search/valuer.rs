@@ -1,6 +1,8 @@
 //! The searches that value book positions: the book builder's [`Valuer`] answered by a
 //! one-thread searcher that may only choose among the moves outside the book and sees the
-//! book's values for transpositions.
+//! book's values for transpositions. Each valuation starts from an empty table, so a value is a
+//! function of the position, its allowed moves, the book and the settings alone: the same
+//! book whichever thread (or machine) values which position, and in whatever order.
 
 use super::{Limits, Searcher, Selectivity, SolveMode};
 use crate::board::Board;
@@ -58,6 +60,7 @@ impl<E: Evaluator> Valuer for SearchValuer<E> {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
+        self.searcher.clear();
         let r = self
             .searcher
             .search_among(board, &limits, allowed, Some(book), stop, &mut |_| {});

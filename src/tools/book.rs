@@ -547,19 +547,35 @@ pub struct ExpandReport {
     pub saves: u64,
 }
 
+/// How `wedge book expand` runs: the budget, the depth of its searches, the leaves expanded
+/// at a time and the threads that value them, and how often the book is published.
+#[derive(Clone, Copy, Debug)]
+pub struct ExpandPlan {
+    pub budget: Budget,
+    pub depth: u32,
+    /// Leaves expanded together (`None`: one at a time on one thread, 16 per thread on more).
+    /// A given batch size makes the same book on any number of threads.
+    pub batch: Option<usize>,
+    pub threads: usize,
+    pub save_every: std::time::Duration,
+}
+
 /// Grows the book at `path` by drop-out expansion, publishing it every `save_every` (so an
 /// interruption loses at most one interval) and at the end.
-#[allow(clippy::too_many_arguments)]
 pub fn expand_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     path: &Path,
     eval: Arc<E>,
     doe: &crate::book::expansion::DropOut,
-    budget: Budget,
-    depth: u32,
-    threads: usize,
-    save_every: std::time::Duration,
+    plan: &ExpandPlan,
 ) -> Result<ExpandReport, BookToolError> {
+    let ExpandPlan {
+        budget,
+        depth,
+        threads,
+        save_every,
+        ..
+    } = *plan;
     use crate::book::expansion::{expand_batch, expand_once, refresh};
     use crate::search::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
@@ -568,7 +584,10 @@ pub fn expand_book<E: Evaluator + 'static>(
     // Small tables: a batch builds its valuers afresh for every empties level it values.
     let make = || SearchValuer::new(Searcher::new(eval.clone(), 4, 1), depth, Selectivity::NONE);
     let mut valuer = make();
-    let batch = 16 * threads;
+    let batch = match plan.batch {
+        Some(b) => Some(b.max(1)),
+        None => (threads > 1).then_some(16 * threads),
+    };
     let mut report = ExpandReport {
         positions_before: book.len(),
         ..Default::default()
@@ -589,7 +608,7 @@ pub fn expand_book<E: Evaluator + 'static>(
         if done {
             break;
         }
-        if threads > 1 {
+        if let Some(batch) = batch {
             // Each batch ends with a full refresh.
             match expand_batch(book, &mut prio, doe, &make, threads, batch) {
                 0 => break,

@@ -210,3 +210,36 @@ fn the_search_takes_book_values_within_three_plies_of_the_root() {
     assert_eq!(r.score, expected);
     assert!(r.nodes < plain.nodes, "{} vs {}", r.nodes, plain.nodes);
 }
+
+#[test]
+fn a_batch_size_makes_the_same_book_on_one_thread_and_on_two() {
+    // Real searches (the heuristic evaluation, depth 4) value the leaves; each valuation starts
+    // from an empty table, so the threads' share of the work cannot change a value or a move.
+    use crate::search::{SearchValuer, Searcher, Selectivity};
+    use std::sync::Arc;
+    let root = near_end_root(3, 40);
+    let grow = |threads: usize| {
+        let mut book = BookBuilder::new(30);
+        let doe = DropOut {
+            root,
+            ..DropOut::new(1.0, 8)
+        };
+        let make = || {
+            SearchValuer::new(
+                Searcher::new(Arc::new(Heuristic), 1, 1),
+                4,
+                Selectivity::NONE,
+            )
+        };
+        let mut prio = Priorities::new();
+        let mut made = 0;
+        for _ in 0..12 {
+            made += expand_batch(&mut book, &mut prio, &doe, &make, threads, 8);
+        }
+        (made, book.sorted_nodes())
+    };
+    let (made, one) = grow(1);
+    assert!(made >= 30, "{made} expansions");
+    assert!(one.len() > made, "{} positions", one.len());
+    assert_eq!(grow(2), (made, one));
+}
