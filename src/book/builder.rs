@@ -286,7 +286,10 @@ impl BookBuilder {
             return None;
         }
         let exact = key.empty_count() <= self.info.solve_empties as u32;
-        valuer.best_of(key, allowed, exact, self)
+        // What the search can see of the book travels with the position, so the valuation
+        // is the same wherever it runs (see `excerpt`).
+        let excerpt = super::excerpt::BookExcerpt::around(self, key);
+        valuer.best_of(key, allowed, exact, &excerpt)
     }
 
     /// Recomputes every played node's value from the leaves (fewest empties first).

@@ -6,6 +6,7 @@
 pub mod builder;
 pub mod choice;
 pub mod deviate;
+pub mod excerpt;
 pub mod expansion;
 pub mod file;
 pub mod forest;
@@ -19,6 +20,7 @@ pub mod store;
 pub mod text;
 
 pub use builder::{BookBuilder, Node, Valuation, Valuer};
+pub use excerpt::BookExcerpt;
 pub use file::{Book, BookError, BookInfo, Consistency, Verify};
 pub use lookup::{BookHit, BookLookup};
 pub use probe::{BookProbe, BookReply};

@@ -457,3 +457,65 @@ fn a_publish_keeps_what_another_writer_published_since_the_book_was_read() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Calls `visit` on `board` and every position within `moves` moves of it, passes included
+/// (a plain walk, the oracle for `excerpt::collect`).
+fn walk_within(board: Board, moves: u32, visit: &mut dyn FnMut(Board)) {
+    visit(board);
+    if board.is_game_over() {
+        return;
+    }
+    if board.legal_moves() == 0 {
+        let passed = board.pass();
+        visit(passed);
+        if moves > 0 {
+            for sq in crate::board::Squares(passed.legal_moves()) {
+                walk_within(passed.play_flips(sq, passed.flips(sq)), moves - 1, visit);
+            }
+        }
+        return;
+    }
+    if moves > 0 {
+        for sq in crate::board::Squares(board.legal_moves()) {
+            walk_within(board.play_flips(sq, board.flips(sq)), moves - 1, visit);
+        }
+    }
+}
+
+#[test]
+fn an_excerpt_answers_like_the_whole_book_within_its_reach() {
+    let b = sample_book();
+    let (mut compared, mut below_root) = (0, 0);
+    let played: Vec<Board> = b
+        .sorted_nodes()
+        .into_iter()
+        .filter(|(_, n)| n.is_played())
+        .map(|(k, _)| k)
+        .collect();
+    assert!(played.len() >= 20, "{} played positions", played.len());
+    for key in played.iter().take(20) {
+        // The key and one of its other orientations: the search meets both.
+        for root in [*key, key.transform(Symmetry::ALL[5])] {
+            let excerpt = BookExcerpt::around(&b, &root);
+            assert_eq!(excerpt.min_empties(), b.min_empties());
+            walk_within(root, excerpt::REACH, &mut |board| {
+                let hit = b.lookup(&board);
+                assert_eq!(excerpt.lookup(&board), hit, "{}", board.diagram());
+                compared += 1;
+                below_root += usize::from(board != root && hit.is_some());
+            });
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+    assert!(
+        below_root > 100,
+        "{below_root} stored positions below the roots"
+    );
+    // Beyond its reach an excerpt knows nothing.
+    let far = BookExcerpt::around(&b, &Board::START);
+    let deep = played
+        .iter()
+        .find(|k| k.empty_count() <= 56)
+        .expect("a deeper position");
+    assert_eq!(far.lookup(deep), None);
+}

@@ -243,3 +243,47 @@ fn a_batch_size_makes_the_same_book_on_one_thread_and_on_two() {
     assert!(one.len() > made, "{} positions", one.len());
     assert_eq!(grow(2), (made, one));
 }
+
+#[test]
+fn a_valuation_with_the_excerpt_equals_one_with_the_whole_book() {
+    // Book values from a stand-in valuer on short random games, then real searches (the
+    // heuristic evaluation, depth 4) of every move of the played positions: their first plies
+    // land in the book, deeper ones in it by transposition.
+    use crate::book::BookExcerpt;
+    use crate::search::{SearchValuer, Searcher, Selectivity};
+    use std::sync::Arc;
+    let mut rng = Rng::new(5);
+    let mut book = BookBuilder::new(46);
+    for _ in 0..30 {
+        let mut b = Board::START;
+        let mut moves = Vec::new();
+        while moves.len() < 12 {
+            let Some(m) = rng.random_move(&b) else { break };
+            b = b.apply(m).unwrap();
+            moves.push(m);
+        }
+        book.add_game(&moves).unwrap();
+    }
+    book.sweep(Some(&|| Hashed::new(9, false)), 1, &|_, _| {});
+    let mut valuer = SearchValuer::new(
+        Searcher::new(Arc::new(Heuristic), 1, 1),
+        4,
+        Selectivity::NONE,
+    );
+    let no_book = BookExcerpt::from_parts(book.min_empties(), Vec::new());
+    let (mut compared, mut book_mattered) = (0, 0);
+    for (key, node) in book.sorted_nodes() {
+        if !node.is_played() {
+            continue;
+        }
+        let excerpt = BookExcerpt::around(&book, &key);
+        let legal = key.legal_moves();
+        let whole = valuer.best_of(&key, legal, false, &book);
+        assert_eq!(valuer.best_of(&key, legal, false, &excerpt), whole);
+        compared += 1;
+        book_mattered += usize::from(valuer.best_of(&key, legal, false, &no_book) != whole);
+    }
+    assert!(compared >= 30, "{compared}");
+    // The test means something only if the book changes valuations.
+    assert!(book_mattered >= 10, "{book_mattered} of {compared}");
+}
