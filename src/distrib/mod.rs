@@ -3,6 +3,8 @@
 //!
 //! - `unit`: the work unit message (a self-play batch id with everything it depends on);
 //! - `result`: the result message (a batch file's bytes) and its validation;
+//! - `valuation`: the book-valuation unit (positions with the book each search sees), its
+//!   result and the pure function between them (served over the queue next);
 //! - `setup`: connecting, and the streams, consumer, object store and workers' bucket;
 //! - `files`: weights and ProbCut models in the object store by checksum, and a local cache;
 //! - `worker`: `wedge worker`, which takes units, plays them and publishes their results;
@@ -17,6 +19,7 @@ pub mod result;
 pub mod setup;
 pub mod status;
 pub mod unit;
+pub mod valuation;
 pub mod worker;
 
 pub use error::{DistribError, ObjectError};
