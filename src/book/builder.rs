@@ -3,6 +3,7 @@
 //! up (solving near the end, searching the best move outside the book elsewhere), negamax, and
 //! the conversion to and from the file's records.
 
+use super::excerpt::BookExcerpt;
 use super::file::{write_book, Book, BookError, BookInfo, Consistency, Verify};
 use super::lookup::{BookHit, BookLookup};
 use super::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT, MAX_GAMES, STORED_CHILDREN};
@@ -98,6 +99,65 @@ pub trait Valuer {
         exact: bool,
         book: &dyn BookLookup,
     ) -> Option<Valuation>;
+}
+
+/// A position the builder needs valued, with everything the valuation depends on: the best
+/// of the `allowed` moves (those outside the book), searched or (when `exact`) solved, seeing
+/// the book through `excerpt`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValuationRequest {
+    pub board: Board,
+    pub allowed: u64,
+    pub exact: bool,
+    pub excerpt: BookExcerpt,
+}
+
+impl ValuationRequest {
+    pub fn value<V: Valuer>(&self, valuer: &mut V) -> Option<Valuation> {
+        valuer.best_of(&self.board, self.allowed, self.exact, &self.excerpt)
+    }
+}
+
+/// Values the requests of one empties count, in their order, calling `finished` once per
+/// position done: on local threads ([`BookBuilder::sweep`]) or elsewhere.
+pub trait LevelValuer {
+    fn value_level(
+        &mut self,
+        requests: &[ValuationRequest],
+        finished: &(dyn Fn() + Sync),
+    ) -> Vec<Option<Valuation>>;
+}
+
+/// `threads` valuers from `make` side by side, each taking the next request.
+struct LocalThreads<'a, V> {
+    make: &'a (dyn Fn() -> V + Sync),
+    threads: usize,
+}
+
+impl<V: Valuer> LevelValuer for LocalThreads<'_, V> {
+    fn value_level(
+        &mut self,
+        requests: &[ValuationRequest],
+        finished: &(dyn Fn() + Sync),
+    ) -> Vec<Option<Valuation>> {
+        let next = AtomicUsize::new(0);
+        let results = Mutex::new(vec![None; requests.len()]);
+        std::thread::scope(|s| {
+            for _ in 0..self.threads.max(1).min(requests.len()) {
+                s.spawn(|| {
+                    let mut valuer = (self.make)();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(q) = requests.get(i) else { break };
+                        let r = q.value(&mut valuer);
+                        results.lock().expect("no panics while valuing")[i] = r;
+                        finished();
+                    }
+                });
+            }
+        });
+        results.into_inner().expect("no panics while valuing")
+    }
 }
 
 /// Counts of what a sweep did.
@@ -270,26 +330,29 @@ impl BookBuilder {
     pub fn value_node<V: Valuer>(&mut self, key: &Board, valuer: &mut V, stats: &mut SweepStats) {
         if let Some(n) = self.nodes.get(key).copied() {
             if self.needs_search(key, &n) {
-                let r = self.search_deviation(key, valuer);
+                let r = self.request(key).and_then(|q| q.value(valuer));
                 self.apply_valuation(key, r, stats);
             }
         }
         self.negamax_node(key);
     }
 
-    /// The best move of `key` outside the book, searched (solved at or below the solve
-    /// threshold); `None` when every legal move is a book move.
-    fn search_deviation<V: Valuer>(&self, key: &Board, valuer: &mut V) -> Option<Valuation> {
+    /// What valuing `key`'s best move outside the book takes (a search, or a solve at or below
+    /// the solve threshold); `None` when every legal move is a book move.
+    pub fn request(&self, key: &Board) -> Option<ValuationRequest> {
         let (_, in_book) = self.book_moves(key);
         let allowed = key.legal_moves() & !in_book;
         if allowed == 0 {
             return None;
         }
-        let exact = key.empty_count() <= self.info.solve_empties as u32;
-        // What the search can see of the book travels with the position, so the valuation
-        // is the same wherever it runs (see `excerpt`).
-        let excerpt = super::excerpt::BookExcerpt::around(self, key);
-        valuer.best_of(key, allowed, exact, &excerpt)
+        Some(ValuationRequest {
+            board: *key,
+            allowed,
+            exact: key.empty_count() <= self.info.solve_empties as u32,
+            // What the search can see of the book travels with the position, so the
+            // valuation is the same wherever it runs.
+            excerpt: super::excerpt::BookExcerpt::around(self, key),
+        })
     }
 
     /// Recomputes every played node's value from the leaves (fewest empties first).
@@ -431,6 +494,22 @@ impl BookBuilder {
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> SweepStats {
+        match make_valuer {
+            Some(make) => {
+                let mut local = LocalThreads { make, threads };
+                self.sweep_with(Some(&mut local), progress)
+            }
+            None => self.sweep_with(None, progress),
+        }
+    }
+
+    /// [`BookBuilder::sweep`] with the valuations of each empties count made by `level` (local
+    /// threads, or workers elsewhere).
+    pub fn sweep_with(
+        &mut self,
+        mut level_valuer: Option<&mut dyn LevelValuer>,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> SweepStats {
         let mut stats = SweepStats::default();
         let mut by_empties: Vec<Vec<Board>> = vec![Vec::new(); 61];
         for k in self.nodes.keys() {
@@ -442,6 +521,7 @@ impl BookBuilder {
             .filter(|(k, n)| self.needs_search(k, n))
             .count();
         let done = AtomicUsize::new(0);
+        let finished = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         for level in by_empties.iter_mut() {
             level.sort_unstable();
             let todo: Vec<Board> = level
@@ -450,11 +530,24 @@ impl BookBuilder {
                 .copied()
                 .collect();
             if !todo.is_empty() {
-                match make_valuer {
-                    Some(make) => {
-                        let results =
-                            self.value_batch(&todo, make, threads, &done, total, progress);
-                        for (key, r) in todo.iter().zip(results) {
+                match level_valuer.as_deref_mut() {
+                    Some(valuer) => {
+                        let (mut requests, mut keys) = (Vec::new(), Vec::new());
+                        for key in &todo {
+                            match self.request(key) {
+                                Some(q) => {
+                                    requests.push(q);
+                                    keys.push(*key);
+                                }
+                                // Every move is in the book: no search.
+                                None => {
+                                    self.apply_valuation(key, None, &mut stats);
+                                    finished();
+                                }
+                            }
+                        }
+                        let results = valuer.value_level(&requests, &finished);
+                        for (key, r) in keys.iter().zip(results) {
                             self.apply_valuation(key, r, &mut stats);
                         }
                     }
@@ -474,39 +567,6 @@ impl BookBuilder {
         }
         self.info.level = self.level();
         stats
-    }
-
-    /// Runs the searches of one empties count on `threads` threads (the book is read-only
-    /// meanwhile). `None` means every legal move is a book move.
-    fn value_batch<V: Valuer>(
-        &self,
-        todo: &[Board],
-        make: &(dyn Fn() -> V + Sync),
-        threads: usize,
-        done: &AtomicUsize,
-        total: usize,
-        progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> Vec<Option<Valuation>> {
-        let next = AtomicUsize::new(0);
-        let results = Mutex::new(vec![None; todo.len()]);
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1).min(todo.len()) {
-                s.spawn(|| {
-                    let mut valuer = make();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= todo.len() {
-                            break;
-                        }
-                        let key = &todo[i];
-                        let r = self.search_deviation(key, &mut valuer);
-                        results.lock().expect("no panics while valuing")[i] = r;
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                    }
-                });
-            }
-        });
-        results.into_inner().expect("no panics while valuing")
     }
 
     fn apply_valuation(&mut self, key: &Board, r: Option<Valuation>, stats: &mut SweepStats) {

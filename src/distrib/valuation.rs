@@ -5,7 +5,7 @@
 //! result depends on nothing else, so any worker (or a local thread) gives the same bytes.
 
 use crate::board::{Board, Square};
-use crate::book::{BookExcerpt, BookHit, Valuation, Valuer};
+use crate::book::{BookExcerpt, BookHit, Valuation, ValuationRequest};
 use crate::eval::Evaluator;
 use crate::framing::{fnv1a64, verify_trailer, Reader, Truncated, Writer};
 use crate::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
@@ -24,18 +24,6 @@ pub const MAX_HITS: usize = 1 << 16;
 /// Largest table a unit may ask for, MB.
 pub const MAX_TABLE_MB: u32 = 1024;
 
-/// One position to value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ValuationItem {
-    pub board: Board,
-    /// The moves the valuation may choose among (a subset of the legal moves).
-    pub allowed: u64,
-    /// Solved exactly rather than searched to the unit's depth.
-    pub exact: bool,
-    /// What the search sees of the book.
-    pub excerpt: BookExcerpt,
-}
-
 /// Book positions to value with one evaluation and one search setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValuationUnit {
@@ -46,7 +34,7 @@ pub struct ValuationUnit {
     pub weights_checksum: u64,
     /// The ProbCut model's checksum; 0 for none (no pruning in the solves' selective passes).
     pub probcut_checksum: u64,
-    pub items: Vec<ValuationItem>,
+    pub items: Vec<ValuationRequest>,
 }
 
 /// Why a message is not a valuation unit or result we can use.
@@ -196,7 +184,7 @@ impl ValuationUnit {
             for _ in 0..n_hits {
                 hits.push(read_hit(&mut r).map_err(&t)?.map_err(invalid)?);
             }
-            items.push(ValuationItem {
+            items.push(ValuationRequest {
                 board,
                 allowed,
                 exact: exact == 1,
@@ -235,10 +223,7 @@ impl ValuationUnit {
             searcher = searcher.with_probcut(model);
         }
         let mut valuer = SearchValuer::new(searcher, u32::from(self.depth), self.selectivity);
-        self.items
-            .iter()
-            .map(|it| valuer.best_of(&it.board, it.allowed, it.exact, &it.excerpt))
-            .collect()
+        self.items.iter().map(|q| q.value(&mut valuer)).collect()
     }
 }
 
@@ -350,7 +335,7 @@ mod tests {
             .into_iter()
             .filter(|(_, n)| n.is_played())
             .take(12)
-            .map(|(board, _)| ValuationItem {
+            .map(|(board, _)| ValuationRequest {
                 board,
                 allowed: board.legal_moves(),
                 exact: false,
