@@ -417,7 +417,7 @@ fn distributed_selfplay_resumes_after_the_coordinator_is_killed() {
     terminate(&mut w1, "worker 1");
     let log = std::fs::read_to_string(dir.join("w1.log")).unwrap();
     assert!(
-        log.contains("stopped after 4 units (8 games, 0 messages refused)"),
+        log.contains("stopped after 4 units (8 games, 0 positions, 0 messages refused)"),
         "{log}"
     );
     drop(server);
@@ -474,5 +474,114 @@ fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
     );
     terminate(&mut w2, "worker 2");
     drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_unit() {
+    use wedge::book::{BookBuilder, BookExcerpt, ValuationRequest};
+    use wedge::distrib::valuation::{self, ValuationUnit};
+    use wedge::eval::weights::Weights;
+    use wedge::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
+    use wedge::train::selfplay::Model;
+
+    let server = Server::start("valuation");
+    let dir = temp_dir("valuation");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let weights = Weights::load(&root.join("weights/default.wts")).unwrap();
+    let probcut = ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
+    let model = Model::new(&weights, probcut).unwrap();
+    // A small book of random openings valued by depth-2 searches; its played positions valued
+    // again by the unit (every legal move allowed, so the book answers at the first ply).
+    let mut book = BookBuilder::new(50);
+    let mut rng = wedge::rng::Rng::new(4);
+    for _ in 0..12 {
+        let (mut b, mut moves) = (wedge::board::Board::START, Vec::new());
+        while moves.len() < 8 {
+            let Some(m) = rng.random_move(&b) else { break };
+            b = b.apply(m).unwrap();
+            moves.push(m);
+        }
+        book.add_game(&moves).unwrap();
+    }
+    let eval = model.eval.clone();
+    let make = || SearchValuer::new(Searcher::new(eval.clone(), 1, 1), 2, Selectivity::NONE);
+    book.sweep(Some(&make), 1, &|_, _| {});
+    let items: Vec<ValuationRequest> = book
+        .sorted_nodes()
+        .into_iter()
+        .filter(|(_, n)| n.is_played())
+        .take(6)
+        .map(|(board, _)| ValuationRequest {
+            board,
+            allowed: board.legal_moves(),
+            exact: false,
+            excerpt: BookExcerpt::around(&book, &board),
+        })
+        .collect();
+    let unit = ValuationUnit {
+        depth: 6,
+        selectivity: Selectivity(2),
+        table_mb: 4,
+        weights_checksum: model.weights_checksum,
+        probcut_checksum: model.probcut_checksum,
+        items,
+    };
+    let expected = unit.run(model.eval.clone(), Some(model.probcut.clone()));
+    assert!(expected.iter().all(|v| v.is_some()));
+
+    let bytes = unit.to_bytes();
+    let mut damaged = bytes.clone();
+    damaged[40] ^= 0x04;
+    let rt = wedge::distrib::runtime().unwrap();
+    rt.block_on(async {
+        let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+        queue.units().await.unwrap();
+        queue.results().await.unwrap();
+        let store = queue.files().await.unwrap();
+        wedge::distrib::files::upload(&store, &weights, &model)
+            .await
+            .unwrap();
+        for payload in [damaged, bytes] {
+            queue
+                .js
+                .publish("wedge.units.valuation", payload.into())
+                .await
+                .unwrap()
+                .await
+                .unwrap();
+        }
+    });
+    let mut worker = start_worker(&server.url, &dir, "v1");
+    let subject = wedge::distrib::result::valuation_subject(&unit);
+    let start = Instant::now();
+    let payload = loop {
+        let found = rt.block_on(async {
+            let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+            let results = queue.results().await.unwrap();
+            results
+                .get_last_raw_message_by_subject(&subject)
+                .await
+                .ok()
+                .map(|m| m.payload.to_vec())
+        });
+        if let Some(p) = found {
+            break p;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no result on {subject} within 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(valuation::result_from_bytes(&payload, &unit), Ok(expected));
+    terminate(&mut worker, "the worker");
+    let log = std::fs::read_to_string(dir.join("v1.log")).unwrap();
+    assert_eq!(log.matches("refused message").count(), 1, "{log}");
+    assert!(log.contains("checksum mismatch"), "{log}");
+    assert!(
+        log.contains("stopped after 1 units (0 games, 6 positions, 1 messages refused)"),
+        "{log}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,13 +1,16 @@
 //! Work distribution over NATS JetStream: self-play batches played by `wedge worker` processes
-//! on any number of machines and collected by a coordinator (`wedge selfplay --queue URL`).
+//! on any number of machines and collected by a coordinator (`wedge selfplay --queue URL`);
+//! workers also value book positions (valuation units; their coordinator, `wedge book expand
+//! --queue`, is still to come).
 //!
 //! - `unit`: the work unit message (a self-play batch id with everything it depends on);
 //! - `result`: the result message (a batch file's bytes) and its validation;
 //! - `valuation`: the book-valuation unit (positions with the book each search sees), its
-//!   result and the pure function between them (served over the queue next);
+//!   result and the pure function between them;
 //! - `setup`: connecting, and the streams, consumer, object store and workers' bucket;
 //! - `files`: weights and ProbCut models in the object store by checksum, and a local cache;
-//! - `worker`: `wedge worker`, which takes units, plays them and publishes their results;
+//! - `worker`: `wedge worker`, which takes units, plays or values them and publishes their
+//!   results;
 //! - `coordinator`: `wedge selfplay --queue`, which publishes units and writes their results;
 //! - `status`: `wedge queue status`;
 //! - `error`: what can go wrong, as one typed error.

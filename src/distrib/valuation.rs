@@ -207,8 +207,65 @@ impl ValuationUnit {
     }
 
     /// The unit's identity: a checksum of its bytes.
+    pub fn key_value(&self) -> u64 {
+        fnv1a64(&self.to_bytes())
+    }
+
+    /// [`ValuationUnit::key_value`] in hexadecimal (subjects, message ids, logs).
     pub fn key(&self) -> String {
-        format!("{:016x}", fnv1a64(&self.to_bytes()))
+        format!("{:016x}", self.key_value())
+    }
+
+    /// [`ValuationUnit::run`] on `threads` threads, each taking every `threads`-th position
+    /// (the same valuations: each is a function of its position alone).
+    pub fn run_on<E: Evaluator>(
+        &self,
+        eval: Arc<E>,
+        probcut: Option<Arc<ProbCutModel>>,
+        threads: usize,
+    ) -> Vec<Option<Valuation>> {
+        let threads = threads.clamp(1, self.items.len().max(1));
+        if threads == 1 {
+            return self.run(eval, probcut);
+        }
+        let mut out = vec![None; self.items.len()];
+        let parts: Vec<Vec<(usize, Option<Valuation>)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (eval, probcut) = (eval.clone(), probcut.clone());
+                    s.spawn(move || {
+                        let share = ValuationUnit {
+                            items: self
+                                .items
+                                .iter()
+                                .skip(t)
+                                .step_by(threads)
+                                .cloned()
+                                .collect(),
+                            ..self.header()
+                        };
+                        let values = share.run(eval, probcut);
+                        (t..self.items.len()).step_by(threads).zip(values).collect()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("no panics while valuing"))
+                .collect()
+        });
+        for (i, v) in parts.into_iter().flatten() {
+            out[i] = v;
+        }
+        out
+    }
+
+    /// The unit's settings without its positions.
+    fn header(&self) -> ValuationUnit {
+        ValuationUnit {
+            items: Vec::new(),
+            ..*self
+        }
     }
 
     /// Values every position with `eval` (and `probcut`, when the unit names one): one search
@@ -412,6 +469,7 @@ mod tests {
             valued += usize::from(v.is_some());
         }
         assert!(valued >= 10, "{valued}");
+        assert_eq!(unit.run_on(Arc::new(Heuristic), None, 3), got);
         // The result message round-trips for its unit and no other.
         let key = fnv1a64(&unit.to_bytes());
         let bytes = result_to_bytes(key, &got);

@@ -1,7 +1,7 @@
-//! `wedge worker`: takes self-play units from the shared consumer one at a time, fetches the
-//! weights and ProbCut model they name (cached, verified), plays the batch on its threads while
-//! telling the server the unit is in progress, publishes the batch file's bytes as the result
-//! and acknowledges the unit. A message that is not a valid unit is logged and terminated (never
+//! `wedge worker`: takes units from the shared consumer one at a time (self-play batches, book
+//! valuations), fetches the weights and ProbCut model they name (cached, verified), runs the
+//! unit on its threads while telling the server it is in progress, publishes the result (a
+//! batch file's bytes, or the valuations) and acknowledges the unit. A message that is not a valid unit is logged and terminated (never
 //! redelivered); the worker goes on. SIGTERM or SIGINT: the current unit is finished and the
 //! worker exits; a second signal releases the unit (nak) at once.
 
@@ -10,7 +10,8 @@ use super::files::Files;
 use super::result::{self, WORKER_HEADER};
 use super::setup::{self, Queue, ACK_WAIT};
 use super::unit::SelfplayUnit;
-use crate::train::selfplay::SelfPlay;
+use super::valuation::{self, ValuationUnit};
+use crate::train::selfplay::{Model, SelfPlay};
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
 use std::path::PathBuf;
@@ -36,6 +37,8 @@ pub struct WorkerOptions {
 pub struct WorkerSummary {
     pub units: u64,
     pub games: u64,
+    /// Book positions valued.
+    pub positions: u64,
     pub refused: u64,
     /// True when it stopped on a second signal and released its unit.
     pub released: bool,
@@ -92,8 +95,8 @@ impl Signals {
 /// Publishes the worker's heartbeat (it expires unless refreshed).
 async fn beat(queue: &Queue, key: &str, state: &str, summary: &WorkerSummary) {
     let text = format!(
-        "{state}; {} units, {} games, {} refused",
-        summary.units, summary.games, summary.refused
+        "{state}; {} units, {} games, {} positions, {} refused",
+        summary.units, summary.games, summary.positions, summary.refused
     );
     let subject = format!("{}{key}", setup::WORKERS_PREFIX);
     let sent = async {
@@ -110,7 +113,8 @@ async fn beat(queue: &Queue, key: &str, state: &str, summary: &WorkerSummary) {
 
 /// What became of one message.
 enum Outcome {
-    Done(u64),
+    /// Games played and positions valued.
+    Done(u64, u64),
     Refused,
     Released,
     /// Released on a second signal: exit now.
@@ -173,9 +177,10 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
         )
         .await?;
         match outcome {
-            Outcome::Done(games) => {
+            Outcome::Done(games, positions) => {
                 summary.units += 1;
                 summary.games += games;
+                summary.positions += positions;
             }
             Outcome::Refused => summary.refused += 1,
             Outcome::Released => {}
@@ -192,13 +197,80 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
         .filter(format!("{}{key}", setup::WORKERS_PREFIX))
         .await;
     eprintln!(
-        "wedge worker {}: stopped after {} units ({} games, {} messages refused)",
-        opts.name, summary.units, summary.games, summary.refused
+        "wedge worker {}: stopped after {} units ({} games, {} positions, {} messages refused)",
+        opts.name, summary.units, summary.games, summary.positions, summary.refused
     );
     Ok(summary)
 }
 
-/// Plays one message's unit, or refuses it.
+/// A unit taken from the queue.
+enum Work {
+    Selfplay(SelfplayUnit),
+    Valuation(ValuationUnit),
+}
+
+impl Work {
+    /// The unit in a message, by its magic; why not, for a message that is none.
+    fn parse(bytes: &[u8]) -> Result<Work, String> {
+        if bytes.starts_with(&valuation::MAGIC) {
+            ValuationUnit::from_bytes(bytes)
+                .map(Work::Valuation)
+                .map_err(|e| e.to_string())
+        } else {
+            SelfplayUnit::from_bytes(bytes)
+                .map(Work::Selfplay)
+                .map_err(|e| e.to_string())
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Work::Selfplay(u) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
+            Work::Valuation(u) => format!("valuation {}", u.key()),
+        }
+    }
+
+    fn size(&self) -> String {
+        match self {
+            Work::Selfplay(u) => format!("{} games", u.games),
+            Work::Valuation(u) => format!("{} positions", u.items.len()),
+        }
+    }
+
+    /// The weights' and the ProbCut model's checksums.
+    fn model(&self) -> (u64, u64) {
+        match self {
+            Work::Selfplay(u) => (u.weights_checksum, u.probcut_checksum),
+            Work::Valuation(u) => (u.weights_checksum, u.probcut_checksum),
+        }
+    }
+
+    fn result_subject(&self) -> String {
+        match self {
+            Work::Selfplay(u) => result::subject(u),
+            Work::Valuation(u) => result::valuation_subject(u),
+        }
+    }
+
+    /// Runs the unit on `threads` threads: the result message's bytes.
+    fn run(&self, model: Model, threads: usize) -> Result<Vec<u8>, String> {
+        match self {
+            Work::Selfplay(u) => {
+                let selfplay = SelfPlay::new(model, None, u.settings).map_err(|e| e.to_string())?;
+                let batch = selfplay
+                    .play_batch(u.id, u.games, threads)
+                    .map_err(|e| e.to_string())?;
+                Ok(batch.to_bytes())
+            }
+            Work::Valuation(u) => {
+                let valuations = u.run_on(model.eval, Some(model.probcut), threads);
+                Ok(valuation::result_to_bytes(u.key_value(), &valuations))
+            }
+        }
+    }
+}
+
+/// Runs one message's unit, or refuses it.
 async fn handle(
     queue: &Queue,
     message: &Message,
@@ -210,8 +282,8 @@ async fn handle(
 ) -> Result<Outcome, DistribError> {
     let name = &opts.name;
     let seq = message.info().map_or(0, |i| i.stream_sequence);
-    let unit = match SelfplayUnit::from_bytes(&message.payload) {
-        Ok(u) => u,
+    let work = match Work::parse(&message.payload) {
+        Ok(w) => w,
         Err(e) => {
             eprintln!(
                 "wedge worker {name}: refused message {seq} on {} ({} bytes): {e}; dropped",
@@ -225,11 +297,9 @@ async fn handle(
             return Ok(Outcome::Refused);
         }
     };
-    let what = format!("batch {} of run {}", unit.id.index, unit.id.run_seed);
-    let model = match files
-        .model(unit.weights_checksum, unit.probcut_checksum)
-        .await
-    {
+    let what = work.describe();
+    let (weights, probcut) = work.model();
+    let model = match files.model(weights, probcut).await {
         Ok(m) => m,
         Err(e) => {
             eprintln!("wedge worker {name}: {what}: {e}; released for another try");
@@ -240,16 +310,23 @@ async fn handle(
             return Ok(Outcome::Released);
         }
     };
-    let selfplay = SelfPlay::new(model, None, unit.settings)?;
-    beat(queue, key, &format!("playing {what}"), summary).await;
-    eprintln!("wedge worker {name}: playing {what} ({} games)", unit.games);
+    let doing = match work {
+        Work::Selfplay(_) => "playing",
+        Work::Valuation(_) => "valuing",
+    };
+    beat(queue, key, &format!("{doing} {what}"), summary).await;
+    eprintln!("wedge worker {name}: {doing} {what} ({})", work.size());
     let threads = opts.threads;
     let start = Instant::now();
-    let mut task =
-        tokio::task::spawn_blocking(move || selfplay.play_batch(unit.id, unit.games, threads));
+    let (subject, size) = (work.result_subject(), work.size());
+    let counts = match &work {
+        Work::Selfplay(u) => (u64::from(u.games), 0),
+        Work::Valuation(u) => (0, u.items.len() as u64),
+    };
+    let mut task = tokio::task::spawn_blocking(move || work.run(model, threads));
     let mut tick = tokio::time::interval(ACK_WAIT / 3);
     tick.tick().await;
-    let played = loop {
+    let done = loop {
         tokio::select! {
             r = &mut task => break r,
             _ = tick.tick() => {
@@ -257,7 +334,7 @@ async fn handle(
                 if let Err(e) = message.ack_with(AckKind::Progress).await {
                     tracing::warn!("in-progress report for {what}: {e}");
                 }
-                beat(queue, key, &format!("playing {what}"), summary).await;
+                beat(queue, key, &format!("{doing} {what}"), summary).await;
             }
             _ = signals.recv() => {
                 if *stopping {
@@ -272,8 +349,8 @@ async fn handle(
             }
         }
     };
-    let batch = match played {
-        Ok(Ok(batch)) => batch,
+    let bytes = match done {
+        Ok(Ok(bytes)) => bytes,
         Ok(Err(e)) => {
             eprintln!("wedge worker {name}: {what}: {e}; released");
             let _ = message
@@ -291,7 +368,7 @@ async fn handle(
     let published = async {
         queue
             .js
-            .publish_with_headers(result::subject(&unit), headers, batch.to_bytes().into())
+            .publish_with_headers(subject, headers, bytes.into())
             .await?
             .await
     }
@@ -306,9 +383,8 @@ async fn handle(
         .await
         .map_err(nats(format!("acknowledging {what}")))?;
     eprintln!(
-        "wedge worker {name}: {what}: {} games in {:.1} s",
-        unit.games,
+        "wedge worker {name}: {what}: {size} in {:.1} s",
         start.elapsed().as_secs_f64()
     );
-    Ok(Outcome::Done(u64::from(unit.games)))
+    Ok(Outcome::Done(counts.0, counts.1))
 }
