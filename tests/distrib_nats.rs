@@ -585,3 +585,83 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `wedge` with `args` and returns its standard output, failing on an error.
+fn run_ok(args: &[&str]) -> String {
+    let out = wedge().args(args).output().expect("run wedge");
+    assert!(
+        out.status.success(),
+        "wedge {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_book_expansion_on_two_workers_makes_the_local_book_and_a_rerun_takes_its_answers_back() {
+    let server = Server::start("bookq");
+    let dir = temp_dir("bookq");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let openings = std::fs::read_to_string(root.join("books/openings-8ply.txt")).unwrap();
+    let lines: Vec<&str> = openings
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(16)
+        .collect();
+    let games = dir.join("games.txt");
+    std::fs::write(&games, lines.join("\n")).unwrap();
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    run_ok(&[
+        "--threads",
+        "1",
+        "book",
+        "import",
+        &p("games.txt"),
+        "--book",
+        &p("start.book"),
+        "--depth",
+        "4",
+    ]);
+    let expand = |book: &str, queue: Option<&str>| {
+        std::fs::copy(dir.join("start.book"), dir.join(book)).unwrap();
+        let mut args = vec!["--threads", "1", "book", "expand", "--book"];
+        let path = p(book);
+        args.push(&path);
+        args.extend(["--budget", "40", "--depth", "4", "--batch", "8"]);
+        if let Some(url) = queue {
+            args.extend(["--queue", url]);
+        }
+        let out = run_ok(&args);
+        let text = p(&format!("{book}.txt"));
+        run_ok(&["book", "export", "--book", &path, "--text", &text]);
+        (out, std::fs::read_to_string(&text).unwrap())
+    };
+    let (_, local) = expand("local.book", None);
+    assert!(local.lines().count() > 100, "{local}");
+    let mut w1 = start_worker(&server.url, &dir, "b1");
+    let mut w2 = start_worker(&server.url, &dir, "b2");
+    let (out, queued) = expand("queue.book", Some(&server.url));
+    assert_eq!(
+        queued, local,
+        "the queue's book differs from the local one: {out}"
+    );
+    assert!(
+        out.contains(" 0 answered by an earlier run, 0 results refused"),
+        "{out}"
+    );
+    // A rerun (as after a coordinator stopped before publishing) finds every answer made.
+    terminate(&mut w1, "worker b1");
+    terminate(&mut w2, "worker b2");
+    let (out, again) = expand("again.book", Some(&server.url));
+    assert_eq!(again, local);
+    assert!(out.contains("queue: 0 valuation units published"), "{out}");
+    let logs = [1, 2].map(|i| std::fs::read_to_string(dir.join(format!("b{i}.log"))).unwrap());
+    for log in &logs {
+        assert!(log.contains("0 messages refused"), "{log}");
+    }
+    assert!(
+        logs.iter().any(|l| l.contains("positions in")),
+        "no worker valued: {logs:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -119,19 +119,25 @@ impl ValuationRequest {
 }
 
 /// Values the requests of one empties count, in their order, calling `finished` once per
-/// position done: on local threads ([`BookBuilder::sweep`]) or elsewhere.
+/// position done: on local threads ([`LocalThreads`]) or elsewhere.
 pub trait LevelValuer {
     fn value_level(
         &mut self,
         requests: &[ValuationRequest],
         finished: &(dyn Fn() + Sync),
     ) -> Vec<Option<Valuation>>;
+
+    /// Why valuations could not be made (a lost connection): then what the last levels
+    /// returned is not to be trusted, and the book must not be published.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }
 
 /// `threads` valuers from `make` side by side, each taking the next request.
-struct LocalThreads<'a, V> {
-    make: &'a (dyn Fn() -> V + Sync),
-    threads: usize,
+pub struct LocalThreads<'a, V> {
+    pub make: &'a (dyn Fn() -> V + Sync),
+    pub threads: usize,
 }
 
 impl<V: Valuer> LevelValuer for LocalThreads<'_, V> {

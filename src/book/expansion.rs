@@ -8,7 +8,7 @@
 //! parent then searches its next-best move outside the book, which widens the parent one move
 //! at a time in order of value: progressive widening that follows the search.
 
-use super::builder::{BookBuilder, Successor, SweepStats, Valuer};
+use super::builder::{BookBuilder, LevelValuer, LocalThreads, Successor, SweepStats, Valuer};
 use super::record::NodeKind;
 use crate::board::{Board, Square, Squares};
 use std::collections::HashMap;
@@ -186,6 +186,21 @@ pub fn expand_batch<V: Valuer>(
     threads: usize,
     batch: usize,
 ) -> usize {
+    let mut local = LocalThreads {
+        make: make_valuer,
+        threads,
+    };
+    expand_batch_with(book, prio, doe, &mut local, batch)
+}
+
+/// [`expand_batch`] with the valuations made by `level` (local threads, or workers elsewhere).
+pub fn expand_batch_with(
+    book: &mut BookBuilder,
+    prio: &mut Priorities,
+    doe: &DropOut,
+    level: &mut dyn LevelValuer,
+    batch: usize,
+) -> usize {
     let mut chosen: Vec<Board> = Vec::new();
     for _ in 0..batch.max(1) {
         let Some(path) = descend(book, prio, doe) else {
@@ -207,7 +222,7 @@ pub fn expand_batch<V: Valuer>(
         book.make_played(leaf);
     }
     if !chosen.is_empty() {
-        book.sweep(Some(make_valuer), threads, &|_, _| {});
+        book.sweep_with(Some(level), &|_, _| {});
     }
     *prio = refresh(book, doe);
     chosen.len()

@@ -19,7 +19,9 @@ pub mod set;
 pub mod store;
 pub mod text;
 
-pub use builder::{BookBuilder, LevelValuer, Node, Valuation, ValuationRequest, Valuer};
+pub use builder::{
+    BookBuilder, LevelValuer, LocalThreads, Node, Valuation, ValuationRequest, Valuer,
+};
 pub use excerpt::BookExcerpt;
 pub use file::{Book, BookError, BookInfo, Consistency, Verify};
 pub use lookup::{BookHit, BookLookup};

@@ -3,7 +3,8 @@
 use super::{parse_board_or_transcript, CliError, Common};
 use crate::board::Board;
 use crate::book::{Book, BookBuilder};
-use crate::engine::EngineBuilder;
+use crate::distrib::book_queue::QueueValuer;
+use crate::engine::{BuildError, EngineBuilder};
 use crate::eval::PatternEval;
 use crate::search::SearchValuer;
 use crate::search::Selectivity;
@@ -71,6 +72,11 @@ pub enum BookCommand {
         /// the same book with any number of threads.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         batch: Option<u32>,
+        /// Value the new positions on the workers of this NATS JetStream queue
+        /// (nats://HOST:PORT, see `wedge worker`): the same book as the local run with the
+        /// same batch size (default 32 here).
+        #[arg(long, value_name = "URL")]
+        queue: Option<String>,
     },
     /// Recompute every value from the leaves and every expansion priority (Fuego's Refresh).
     Refresh {
@@ -298,6 +304,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             depth,
             save_every,
             batch,
+            queue,
         } => {
             let (path, mut book) = existing()?;
             let eval = Arc::new(builder.evaluation()?);
@@ -309,7 +316,32 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 threads: builder.threads,
                 save_every: std::time::Duration::from_secs(save_every),
             };
-            let r = tool::expand_book(&mut book, &path, eval, &doe, &plan)?;
+            let probcut = Arc::new(builder.probcut()?);
+            let mut remote = match &queue {
+                Some(url) => {
+                    let model = crate::train::selfplay::Model::load(
+                        &builder.weights_path()?,
+                        builder.probcut_path().as_deref(),
+                    )?;
+                    let weights = crate::eval::Weights::load(&builder.weights_path()?)
+                        .map_err(BuildError::from)?;
+                    let depth = depth.min(60);
+                    let table = tool::EXPAND_TABLE_MB;
+                    Some(QueueValuer::connect(url, &weights, &model, depth, table)?)
+                }
+                None => None,
+            };
+            let level = remote
+                .as_mut()
+                .map(|q| q as &mut dyn crate::book::LevelValuer);
+            let r = tool::expand_book(&mut book, &path, (eval, probcut), &doe, &plan, level)?;
+            if let Some(q) = &remote {
+                let c = q.counts;
+                println!(
+                    "queue: {} valuation units published, {} answered by an earlier run, {} results refused",
+                    c.units, c.answered_before, c.refused
+                );
+            }
             println!(
                 "{} expansions in {:.1} s: {} -> {} positions ({:.0} positions/hour), {} saves",
                 r.expansions,

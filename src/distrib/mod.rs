@@ -15,6 +15,7 @@
 //! - `status`: `wedge queue status`;
 //! - `error`: what can go wrong, as one typed error.
 
+pub mod book_queue;
 pub mod coordinator;
 pub mod error;
 pub mod files;

@@ -23,6 +23,8 @@ pub enum BookToolError {
     Write(std::io::Error),
     #[error(transparent)]
     Book(#[from] crate::book::BookError),
+    #[error("valuing on the queue: {0} (the book was not published since the last batch)")]
+    Remote(String),
 }
 
 /// Games read from files, and what could not be used.
@@ -560,14 +562,22 @@ pub struct ExpandPlan {
     pub save_every: std::time::Duration,
 }
 
+/// The transposition table of each expansion search, MB (emptied before each: small).
+pub const EXPAND_TABLE_MB: usize = 4;
+
+/// Leaves expanded at a time when the valuations run elsewhere and no batch size was given.
+pub const REMOTE_BATCH: usize = 32;
+
 /// Grows the book at `path` by drop-out expansion, publishing it every `save_every` (so an
-/// interruption loses at most one interval) and at the end.
+/// interruption loses at most one interval) and at the end. With `remote`, the valuations
+/// are made there (workers of a queue) in batches; the same batches give the same book.
 pub fn expand_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     path: &Path,
-    eval: Arc<E>,
+    (eval, probcut): (Arc<E>, Arc<crate::search::ProbCutModel>),
     doe: &crate::book::expansion::DropOut,
     plan: &ExpandPlan,
+    mut remote: Option<&mut dyn crate::book::LevelValuer>,
 ) -> Result<ExpandReport, BookToolError> {
     let ExpandPlan {
         budget,
@@ -576,16 +586,21 @@ pub fn expand_book<E: Evaluator + 'static>(
         save_every,
         ..
     } = *plan;
-    use crate::book::expansion::{expand_batch, expand_once, refresh};
+    use crate::book::expansion::{expand_batch, expand_batch_with, expand_once, refresh};
     use crate::search::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
     // One thread: expansions one by one. Several: batches of leaves valued side by side, each
     // search on one thread (shallow searches gain little from splitting).
     // Small tables: a batch builds its valuers afresh for every empties level it values.
-    let make = || SearchValuer::new(Searcher::new(eval.clone(), 4, 1), depth, Selectivity::NONE);
+    let make = || {
+        let searcher =
+            Searcher::new(eval.clone(), EXPAND_TABLE_MB, 1).with_probcut(probcut.clone());
+        SearchValuer::new(searcher, depth, Selectivity::NONE)
+    };
     let mut valuer = make();
     let batch = match plan.batch {
         Some(b) => Some(b.max(1)),
+        None if remote.is_some() => Some(REMOTE_BATCH),
         None => (threads > 1).then_some(16 * threads),
     };
     let mut report = ExpandReport {
@@ -610,7 +625,15 @@ pub fn expand_book<E: Evaluator + 'static>(
         }
         if let Some(batch) = batch {
             // Each batch ends with a full refresh.
-            match expand_batch(book, &mut prio, doe, &make, threads, batch) {
+            let made = match remote.as_deref_mut() {
+                Some(level) => expand_batch_with(book, &mut prio, doe, level, batch),
+                None => expand_batch(book, &mut prio, doe, &make, threads, batch),
+            };
+            if let Some(why) = remote.as_deref().and_then(|l| l.failure()) {
+                progress.finish();
+                return Err(BookToolError::Remote(why));
+            }
+            match made {
                 0 => break,
                 n => report.expansions += n as u64,
             }
