@@ -665,3 +665,114 @@ fn a_book_expansion_on_two_workers_makes_the_local_book_and_a_rerun_takes_its_an
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
+    // The first coordinator queues its first level's units with no worker there, and is
+    // killed; the workers then answer them, and a rerun from the (unchanged) published book
+    // takes those answers back and ends with the local run's book.
+    let server = Server::start("bookr");
+    let dir = temp_dir("bookr");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let openings = std::fs::read_to_string(root.join("books/openings-8ply.txt")).unwrap();
+    let lines: Vec<&str> = openings
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(16)
+        .take(12)
+        .collect();
+    std::fs::write(dir.join("games.txt"), lines.join("\n")).unwrap();
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    run_ok(&[
+        "--threads",
+        "1",
+        "book",
+        "import",
+        &p("games.txt"),
+        "--book",
+        &p("start.book"),
+        "--depth",
+        "4",
+    ]);
+    for name in ["local.book", "queue.book"] {
+        std::fs::copy(dir.join("start.book"), dir.join(name)).unwrap();
+    }
+    let expand = [
+        "--budget",
+        "24",
+        "--depth",
+        "4",
+        "--batch",
+        "8",
+        "--save-every",
+        "0",
+    ];
+    let local = p("local.book");
+    run_ok(
+        &[
+            &["--threads", "1", "book", "expand", "--book", &local][..],
+            &expand[..],
+        ]
+        .concat(),
+    );
+    let queue_book = p("queue.book");
+    let args = [
+        &["--threads", "1", "book", "expand", "--book", &queue_book][..],
+        &expand[..],
+        &["--queue", &server.url][..],
+    ]
+    .concat();
+    let mut first = wedge()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until it has queued units, then kill it.
+    let start = Instant::now();
+    let rt = wedge::distrib::runtime().unwrap();
+    loop {
+        let queued = rt.block_on(async {
+            let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+            let mut units = queue.units().await.unwrap();
+            units.info().await.map(|i| i.state.messages).unwrap_or(0)
+        });
+        if queued > 0 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no unit queued within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let mut w = start_worker(&server.url, &dir, "r1");
+    // Let the worker answer what the killed coordinator queued.
+    let start = Instant::now();
+    loop {
+        let left = rt.block_on(async {
+            let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+            let mut units = queue.units().await.unwrap();
+            units.info().await.map(|i| i.state.messages).unwrap_or(1)
+        });
+        if left == 0 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "units left after 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = run_ok(&args);
+    terminate(&mut w, "worker r1");
+    assert!(!out.contains(" 0 answered by an earlier run"), "{out}");
+    for (book, text) in [(&local, "local.txt"), (&queue_book, "queue.txt")] {
+        run_ok(&["book", "export", "--book", book, "--text", &p(text)]);
+    }
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("queue.txt"), read("local.txt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
