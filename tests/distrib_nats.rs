@@ -597,31 +597,34 @@ fn run_ok(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-#[test]
-fn a_book_expansion_on_two_workers_makes_the_local_book_and_a_rerun_takes_its_answers_back() {
-    let server = Server::start("bookq");
-    let dir = temp_dir("bookq");
+/// `dir/start.book`: the openings `range` of `books/openings-8ply.txt`, imported at depth 4.
+fn start_book(dir: &Path, range: std::ops::Range<usize>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let openings = std::fs::read_to_string(root.join("books/openings-8ply.txt")).unwrap();
-    let lines: Vec<&str> = openings
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .take(16)
-        .collect();
+    let lines: Vec<&str> = openings.lines().filter(|l| !l.starts_with('#')).collect();
     let games = dir.join("games.txt");
-    std::fs::write(&games, lines.join("\n")).unwrap();
-    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    std::fs::write(&games, lines[range].join("\n")).unwrap();
+    let book = dir.join("start.book");
+    let (games, book) = (games.to_str().unwrap(), book.to_str().unwrap());
     run_ok(&[
         "--threads",
         "1",
         "book",
         "import",
-        &p("games.txt"),
+        games,
         "--book",
-        &p("start.book"),
+        book,
         "--depth",
         "4",
     ]);
+}
+
+#[test]
+fn a_book_expansion_on_two_workers_makes_the_local_book_and_a_rerun_takes_its_answers_back() {
+    let server = Server::start("bookq");
+    let dir = temp_dir("bookq");
+    start_book(&dir, 0..16);
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let expand = |book: &str, queue: Option<&str>| {
         std::fs::copy(dir.join("start.book"), dir.join(book)).unwrap();
         let mut args = vec!["--threads", "1", "book", "expand", "--book"];
@@ -673,27 +676,8 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
     // takes those answers back and ends with the local run's book.
     let server = Server::start("bookr");
     let dir = temp_dir("bookr");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let openings = std::fs::read_to_string(root.join("books/openings-8ply.txt")).unwrap();
-    let lines: Vec<&str> = openings
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .skip(16)
-        .take(12)
-        .collect();
-    std::fs::write(dir.join("games.txt"), lines.join("\n")).unwrap();
+    start_book(&dir, 16..28);
     let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
-    run_ok(&[
-        "--threads",
-        "1",
-        "book",
-        "import",
-        &p("games.txt"),
-        "--book",
-        &p("start.book"),
-        "--depth",
-        "4",
-    ]);
     for name in ["local.book", "queue.book"] {
         std::fs::copy(dir.join("start.book"), dir.join(name)).unwrap();
     }

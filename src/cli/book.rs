@@ -319,12 +319,12 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let probcut = Arc::new(builder.probcut()?);
             let mut remote = match &queue {
                 Some(url) => {
-                    let model = crate::train::selfplay::Model::load(
-                        &builder.weights_path()?,
-                        builder.probcut_path().as_deref(),
-                    )?;
-                    let weights = crate::eval::Weights::load(&builder.weights_path()?)
-                        .map_err(BuildError::from)?;
+                    // The weights read once: their bytes go to the workers, their model
+                    // names the units.
+                    let path = builder.weights_path()?;
+                    let weights = crate::eval::Weights::load(&path).map_err(BuildError::from)?;
+                    let model = crate::train::selfplay::Model::new(&weights, (*probcut).clone())
+                        .map_err(|k| BuildError::from(crate::eval::WeightsError::new(&path, k)))?;
                     let depth = depth.min(60);
                     let table = tool::EXPAND_TABLE_MB;
                     Some(QueueValuer::connect(url, &weights, &model, depth, table)?)

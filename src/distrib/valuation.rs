@@ -5,7 +5,7 @@
 //! result depends on nothing else, so any worker (or a local thread) gives the same bytes.
 
 use crate::board::{Board, Square};
-use crate::book::{BookExcerpt, BookHit, Valuation, ValuationRequest};
+use crate::book::{BookExcerpt, BookHit, LevelValuer, LocalThreads, Valuation, ValuationRequest};
 use crate::eval::Evaluator;
 use crate::framing::{fnv1a64, verify_trailer, Reader, Truncated, Writer};
 use crate::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
@@ -97,14 +97,19 @@ fn write_hit(w: &mut Writer, board: &Board, hit: &BookHit) {
     w.u8(hit.best.map_or(0, |s| s.index() as u8));
 }
 
-fn read_hit(r: &mut Reader<'_>) -> Result<Result<(Board, BookHit), String>, Truncated> {
-    let board = read_board(r)?;
-    let (value, depth, flags, best) = (r.u8()? as i8 as i32, r.u8()?, r.u8()?, r.u8()?);
+/// One book entry of an excerpt; `t` names a truncation.
+fn read_hit(
+    r: &mut Reader<'_>,
+    t: &impl Fn(Truncated) -> ValuationError,
+) -> Result<(Board, BookHit), ValuationError> {
+    let board = read_board(r).map_err(t)?;
+    let mut byte = || r.u8().map_err(t);
+    let (value, depth, flags, best) = (byte()? as i8 as i32, byte()?, byte()?, byte()?);
     let Some(board) = board else {
-        return Ok(Err("a book position with overlapping discs".into()));
+        return Err(invalid("a book position with overlapping discs"));
     };
     if !(-64..=64).contains(&value) || depth > 60 || flags > 3 || best > 63 {
-        return Ok(Err(format!(
+        return Err(invalid(format!(
             "a book entry out of range (value {value}, depth {depth}, flags {flags}, move {best})"
         )));
     }
@@ -114,7 +119,7 @@ fn read_hit(r: &mut Reader<'_>) -> Result<Result<(Board, BookHit), String>, Trun
         solved: flags & 1 != 0,
         best: (flags & 2 != 0).then(|| Square::from_index(u32::from(best))),
     };
-    Ok(Ok((board, hit)))
+    Ok((board, hit))
 }
 
 impl ValuationUnit {
@@ -182,7 +187,7 @@ impl ValuationUnit {
             }
             let mut hits = Vec::with_capacity(n_hits);
             for _ in 0..n_hits {
-                hits.push(read_hit(&mut r).map_err(&t)?.map_err(invalid)?);
+                hits.push(read_hit(&mut r, &t)?);
             }
             items.push(ValuationRequest {
                 board,
@@ -216,58 +221,6 @@ impl ValuationUnit {
         format!("{:016x}", self.key_value())
     }
 
-    /// [`ValuationUnit::run`] on `threads` threads, each taking every `threads`-th position
-    /// (the same valuations: each is a function of its position alone).
-    pub fn run_on<E: Evaluator>(
-        &self,
-        eval: Arc<E>,
-        probcut: Option<Arc<ProbCutModel>>,
-        threads: usize,
-    ) -> Vec<Option<Valuation>> {
-        let threads = threads.clamp(1, self.items.len().max(1));
-        if threads == 1 {
-            return self.run(eval, probcut);
-        }
-        let mut out = vec![None; self.items.len()];
-        let parts: Vec<Vec<(usize, Option<Valuation>)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (eval, probcut) = (eval.clone(), probcut.clone());
-                    s.spawn(move || {
-                        let share = ValuationUnit {
-                            items: self
-                                .items
-                                .iter()
-                                .skip(t)
-                                .step_by(threads)
-                                .cloned()
-                                .collect(),
-                            ..self.header()
-                        };
-                        let values = share.run(eval, probcut);
-                        (t..self.items.len()).step_by(threads).zip(values).collect()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("no panics while valuing"))
-                .collect()
-        });
-        for (i, v) in parts.into_iter().flatten() {
-            out[i] = v;
-        }
-        out
-    }
-
-    /// The unit's settings without its positions.
-    fn header(&self) -> ValuationUnit {
-        ValuationUnit {
-            items: Vec::new(),
-            ..*self
-        }
-    }
-
     /// Values every position with `eval` (and `probcut`, when the unit names one): one search
     /// each from an empty table, on the calling thread.
     pub fn run<E: Evaluator>(
@@ -275,12 +228,29 @@ impl ValuationUnit {
         eval: Arc<E>,
         probcut: Option<Arc<ProbCutModel>>,
     ) -> Vec<Option<Valuation>> {
-        let mut searcher = Searcher::new(eval, self.table_mb as usize, 1);
-        if let Some(model) = probcut {
-            searcher = searcher.with_probcut(model);
-        }
-        let mut valuer = SearchValuer::new(searcher, u32::from(self.depth), self.selectivity);
-        self.items.iter().map(|q| q.value(&mut valuer)).collect()
+        self.run_on(eval, probcut, 1)
+    }
+
+    /// [`ValuationUnit::run`] on `threads` threads (the same valuations: each is a function of
+    /// its position alone).
+    pub fn run_on<E: Evaluator>(
+        &self,
+        eval: Arc<E>,
+        probcut: Option<Arc<ProbCutModel>>,
+        threads: usize,
+    ) -> Vec<Option<Valuation>> {
+        let make = || {
+            let mut searcher = Searcher::new(eval.clone(), self.table_mb as usize, 1);
+            if let Some(model) = &probcut {
+                searcher = searcher.with_probcut(model.clone());
+            }
+            SearchValuer::new(searcher, u32::from(self.depth), self.selectivity)
+        };
+        let mut local = LocalThreads {
+            make: &make,
+            threads,
+        };
+        local.value_level(&self.items, &|| {})
     }
 }
 
