@@ -203,6 +203,15 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
     Ok(summary)
 }
 
+/// Why a message is refused: it is no unit of either kind.
+#[derive(Debug, thiserror::Error)]
+enum NotAUnit {
+    #[error(transparent)]
+    Selfplay(#[from] super::unit::UnitError),
+    #[error(transparent)]
+    Valuation(#[from] valuation::ValuationError),
+}
+
 /// A unit taken from the queue.
 enum Work {
     Selfplay(SelfplayUnit),
@@ -211,15 +220,11 @@ enum Work {
 
 impl Work {
     /// The unit in a message, by its magic; why not, for a message that is none.
-    fn parse(bytes: &[u8]) -> Result<Work, String> {
+    fn parse(bytes: &[u8]) -> Result<Work, NotAUnit> {
         if bytes.starts_with(&valuation::MAGIC) {
-            ValuationUnit::from_bytes(bytes)
-                .map(Work::Valuation)
-                .map_err(|e| e.to_string())
+            Ok(Work::Valuation(ValuationUnit::from_bytes(bytes)?))
         } else {
-            SelfplayUnit::from_bytes(bytes)
-                .map(Work::Selfplay)
-                .map_err(|e| e.to_string())
+            Ok(Work::Selfplay(SelfplayUnit::from_bytes(bytes)?))
         }
     }
 
