@@ -129,14 +129,22 @@ impl Queue {
         if let Ok(store) = self.js.get_object_store(FILES_BUCKET).await {
             return Ok(store);
         }
-        self.js
+        let created = self
+            .js
             .create_object_store(object_store::Config {
                 bucket: FILES_BUCKET.into(),
                 description: Some("Wedge weights and ProbCut models by checksum".into()),
                 ..Default::default()
             })
-            .await
-            .map_err(nats(format!("creating object store {FILES_BUCKET}")))
+            .await;
+        match created {
+            Ok(store) => Ok(store),
+            // Another process (a worker starting beside the coordinator) made it meanwhile.
+            Err(e) => match self.js.get_object_store(FILES_BUCKET).await {
+                Ok(store) => Ok(store),
+                Err(_) => Err(nats(format!("creating object store {FILES_BUCKET}"))(e)),
+            },
+        }
     }
 
     /// The workers' heartbeat stream, created when missing.
