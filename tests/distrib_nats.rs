@@ -553,7 +553,7 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
         }
     });
     let mut worker = start_worker(&server.url, &dir, "v1");
-    let subject = wedge::distrib::result::valuation_subject(&unit);
+    let subject = wedge::distrib::exchange::result_subject(&unit);
     let start = Instant::now();
     let payload = loop {
         let found = rt.block_on(async {
@@ -753,6 +753,186 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
     let out = run_ok(&args);
     terminate(&mut w, "worker r1");
     assert!(!out.contains(" 0 answered by an earlier run"), "{out}");
+    for (book, text) in [(&local, "local.txt"), (&queue_book, "queue.txt")] {
+        run_ok(&["book", "export", "--book", book, "--text", &p(text)]);
+    }
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("queue.txt"), read("local.txt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `dir/ffo.obf`: FFO #1-#6 (18-22 empties), from `../shared/data` (or $WEDGE_DATA).
+fn ffo_positions(dir: &Path) -> PathBuf {
+    let data = std::env::var_os("WEDGE_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")));
+    let path = data.join("ffo/fforum-1-19.obf");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e}); set WEDGE_DATA", path.display()));
+    let file = dir.join("ffo.obf");
+    std::fs::write(&file, text.lines().take(6).collect::<Vec<_>>().join("\n")).unwrap();
+    file
+}
+
+/// A solve table's rows without the time columns (nodes and scores stay).
+fn without_times(table: &str) -> Vec<String> {
+    table
+        .lines()
+        .filter(|l| !l.starts_with("total"))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            cols[..cols.len().min(7)].join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer() {
+    use wedge::distrib::exchange::result_subject;
+    use wedge::distrib::solve::{SolveSearch, SolveUnit};
+
+    let server = Server::start("solveq");
+    let dir = temp_dir("solveq");
+    let file = ffo_positions(&dir);
+    let file = file.to_str().unwrap();
+    let args = ["--threads", "1", "--hash", "16", "solve", file];
+    let local = run_ok(&args);
+    assert!(local.contains("checked 6, wrong 0"), "{local}");
+    // A damaged answer waits on the first unit's subject (FFO #1 and #2, two per unit).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let model = wedge::train::selfplay::Model::load(
+        &root.join("weights/default.wts"),
+        Some(&root.join("weights/default.probcut")),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(file).unwrap();
+    let boards: Vec<_> = wedge::formats::parse_obf_file(&text)
+        .unwrap()
+        .iter()
+        .map(|e| e.position.board)
+        .collect();
+    let first = SolveUnit {
+        search: SolveSearch::Exact,
+        table_mb: 16,
+        weights_checksum: model.weights_checksum,
+        probcut_checksum: model.probcut_checksum,
+        boards: boards[..2].to_vec(),
+    };
+    let rt = wedge::distrib::runtime().unwrap();
+    rt.block_on(async {
+        let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+        queue.results().await.unwrap();
+        let mut bytes = wedge::distrib::solve::result_to_bytes(first.key_value(), &[]);
+        bytes[12] ^= 1;
+        queue
+            .js
+            .publish(result_subject(&first), bytes.into())
+            .await
+            .unwrap()
+            .await
+            .unwrap();
+    });
+    let mut w1 = start_worker(&server.url, &dir, "s1");
+    let mut w2 = start_worker(&server.url, &dir, "s2");
+    let queued_args = [&args[..], &["--queue", &server.url, "--per-unit", "2"]].concat();
+    let out = wedge().args(&queued_args).output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    // One thread per search from an empty table of the same size: the same nodes too.
+    assert_eq!(without_times(&stdout), without_times(&local), "{stdout}");
+    assert!(stdout.contains("checked 6, wrong 0"), "{stdout}");
+    assert!(
+        stderr.contains("refused the result of solve") && stderr.contains("checksum mismatch"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "queue: 3 solve units published, 0 answered by an earlier run, 1 results refused"
+        ),
+        "{stderr}"
+    );
+    // A rerun (a coordinator stopped and started again) takes every answer back.
+    terminate(&mut w1, "worker s1");
+    terminate(&mut w2, "worker s2");
+    let again = wedge().args(&queued_args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{stderr}");
+    assert_eq!(
+        without_times(&String::from_utf8_lossy(&again.stdout)),
+        without_times(&local)
+    );
+    assert!(
+        stderr.contains("queue: 0 solve units published, 3 answered by an earlier run"),
+        "{stderr}"
+    );
+    let logs = [1, 2].map(|i| std::fs::read_to_string(dir.join(format!("s{i}.log"))).unwrap());
+    assert!(
+        logs.iter().all(|l| l.contains("0 messages refused")),
+        "{logs:?}"
+    );
+    let solved: usize = logs.iter().map(|l| l.matches("positions in").count()).sum();
+    assert_eq!(solved, 3, "{logs:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_book_expansion_survives_a_worker_killed_mid_unit() {
+    // The only worker is killed (SIGKILL) while it values the first unit; that unit comes back
+    // to the next worker once its acknowledgement time runs out, and the book is the local one.
+    let server = Server::start("bookk");
+    let dir = temp_dir("bookk");
+    start_book(&dir, 28..34);
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for name in ["local.book", "queue.book"] {
+        std::fs::copy(dir.join("start.book"), dir.join(name)).unwrap();
+    }
+    let expand = ["--budget", "8", "--depth", "10", "--batch", "8"];
+    let local = p("local.book");
+    run_ok(
+        &[
+            &["--threads", "1", "book", "expand", "--book", &local][..],
+            &expand[..],
+        ]
+        .concat(),
+    );
+    let queue_book = p("queue.book");
+    let args = [
+        &["--threads", "1", "book", "expand", "--book", &queue_book][..],
+        &expand[..],
+        &["--queue", &server.url][..],
+    ]
+    .concat();
+    let mut w1 = start_worker(&server.url, &dir, "k1");
+    let mut coordinator = wedge()
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let log = || std::fs::read_to_string(dir.join("k1.log")).unwrap_or_default();
+    while !log().contains("valuing valuation") {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "k1 never valued: {}",
+            log()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    w1.kill().unwrap();
+    w1.wait().unwrap();
+    assert!(
+        !log().contains("positions in"),
+        "k1 finished a unit before the kill: {}",
+        log()
+    );
+    let mut w2 = start_worker(&server.url, &dir, "k2");
+    let out = finish_coordinator(&mut coordinator, Duration::from_secs(600));
+    assert!(out.contains("0 results refused"), "{out}");
+    terminate(&mut w2, "worker k2");
     for (book, text) in [(&local, "local.txt"), (&queue_book, "queue.txt")] {
         run_ok(&["book", "export", "--book", book, "--text", &p(text)]);
     }

@@ -4,7 +4,7 @@ use super::{parse_board_or_transcript, CliError, Common};
 use crate::board::Board;
 use crate::book::{Book, BookBuilder};
 use crate::distrib::book_queue::QueueValuer;
-use crate::engine::{BuildError, EngineBuilder};
+use crate::engine::EngineBuilder;
 use crate::eval::PatternEval;
 use crate::search::SearchValuer;
 use crate::search::Selectivity;
@@ -319,12 +319,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let probcut = Arc::new(builder.probcut()?);
             let mut remote = match &queue {
                 Some(url) => {
-                    // The weights read once: their bytes go to the workers, their model
-                    // names the units.
-                    let path = builder.weights_path()?;
-                    let weights = crate::eval::Weights::load(&path).map_err(BuildError::from)?;
-                    let model = crate::train::selfplay::Model::new(&weights, (*probcut).clone())
-                        .map_err(|k| BuildError::from(crate::eval::WeightsError::new(&path, k)))?;
+                    let (weights, model) = super::common::queue_model(&builder)?;
                     let depth = depth.min(60);
                     let table = tool::EXPAND_TABLE_MB;
                     Some(QueueValuer::connect(url, &weights, &model, depth, table)?)

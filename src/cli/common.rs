@@ -70,3 +70,16 @@ impl Common {
         }
     }
 }
+
+/// The weights a queue's workers are sent (read once: their bytes go to the object store) and
+/// the model whose checksums name the units.
+pub fn queue_model(
+    builder: &EngineBuilder,
+) -> Result<(crate::eval::Weights, crate::train::selfplay::Model), crate::engine::BuildError> {
+    use crate::engine::BuildError;
+    let path = builder.weights_path()?;
+    let weights = crate::eval::Weights::load(&path).map_err(BuildError::from)?;
+    let model = crate::train::selfplay::Model::new(&weights, builder.probcut()?)
+        .map_err(|k| BuildError::from(crate::eval::WeightsError::new(&path, k)))?;
+    Ok((weights, model))
+}

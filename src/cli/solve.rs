@@ -1,7 +1,11 @@
-//! `wedge solve`: solve or search every position of an OBF file and check its answers.
+//! `wedge solve`: solve or search every position of an OBF file and check its answers, here
+//! or on the workers of a queue.
 
 use super::{CliError, Common};
-use crate::search::{Limits, Selectivity, SolveMode};
+use crate::distrib::solve::SolveSearch;
+use crate::distrib::solve_queue::{self, QueueSolve};
+use crate::search::Selectivity;
+use crate::tools::solve::SolveTable;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -26,6 +30,14 @@ pub struct SolveArgs {
     /// Only positions FIRST..=LAST (1-based, inclusive), e.g. `--range 1-10`.
     #[arg(long)]
     pub range: Option<String>,
+    /// Solve on the workers of this NATS JetStream queue (`nats://HOST:PORT`; start
+    /// `wedge worker --queue URL` on each machine). Each search gets the worker's threads and
+    /// a table of `--hash` MB; a rerun takes back the answers already made.
+    #[arg(long, value_name = "URL")]
+    pub queue: Option<String>,
+    /// With --queue: positions per unit of work.
+    #[arg(long, default_value_t = 1, requires = "queue", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub per_unit: u32,
 }
 
 /// Searches the chosen positions; fails when an answer differs from the file's.
@@ -43,18 +55,53 @@ pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
     }
     let (first, last) = parse_range(args.range.as_deref(), entries.len())?;
     let chosen = &entries[first - 1..last];
-    let limits = match (args.depth, args.wld) {
-        (Some(d), _) => Limits {
+    let search = match (args.depth, args.wld) {
+        (Some(d), _) => SolveSearch::Depth {
+            depth: d as u8,
             selectivity: Selectivity::from_percent(args.selectivity),
-            ..Limits::depth(d)
         },
-        (None, true) => Limits::solve(SolveMode::WinLossDraw),
-        (None, false) => Limits::solve(SolveMode::Exact),
+        (None, true) => SolveSearch::WinLossDraw,
+        (None, false) => SolveSearch::Exact,
     };
-    let searcher = common.builder().searcher()?;
+    let builder = common.builder();
     let mut out = std::io::stdout().lock();
-    let (_, summary) = crate::tools::solve::solve_entries(&searcher, chosen, &limits, &mut out)
-        .map_err(|e| CliError::Failed(format!("writing the results: {e}")))?;
+    let write_error = |e: std::io::Error| CliError::Failed(format!("writing the results: {e}"));
+    let summary = match &args.queue {
+        None => {
+            let searcher = builder.searcher()?;
+            let limits = search.limits();
+            let (_, summary) =
+                crate::tools::solve::solve_entries(&searcher, chosen, &limits, &mut out)
+                    .map_err(write_error)?;
+            summary
+        }
+        Some(url) => {
+            let (weights, model) = super::common::queue_model(&builder)?;
+            let how = QueueSolve {
+                url,
+                weights: &weights,
+                model: &model,
+                search,
+                table_mb: common.hash,
+                per_unit: args.per_unit as usize,
+            };
+            let boards: Vec<_> = chosen.iter().map(|e| e.position.board).collect();
+            let mut table = SolveTable::new(&mut out).map_err(write_error)?;
+            let mut written = Ok(());
+            let counts = solve_queue::solve(&how, &boards, &mut |i, report| {
+                if written.is_ok() {
+                    written = table.row(i + 1, &chosen[i], report.clone());
+                }
+            })?;
+            written.map_err(write_error)?;
+            let (_, summary) = table.finish().map_err(write_error)?;
+            eprintln!(
+                "queue: {} solve units published, {} answered by an earlier run, {} results refused",
+                counts.units, counts.answered_before, counts.refused
+            );
+            summary
+        }
+    };
     if summary.wrong.is_empty() {
         Ok(())
     } else {

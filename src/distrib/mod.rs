@@ -1,12 +1,15 @@
-//! Work distribution over NATS JetStream: self-play batches played by `wedge worker` processes
-//! on any number of machines and collected by a coordinator (`wedge selfplay --queue URL`);
-//! workers also value book positions (valuation units; their coordinator, `wedge book expand
-//! --queue`, is still to come).
+//! Work distribution over NATS JetStream: `wedge worker` processes on any number of machines
+//! play self-play batches (`wedge selfplay --queue URL`), value book positions (`wedge book
+//! expand --queue URL`) and solve positions (`wedge solve --queue URL`) for the coordinators.
 //!
-//! - `unit`: the work unit message (a self-play batch id with everything it depends on);
-//! - `result`: the result message (a batch file's bytes) and its validation;
+//! - `unit`: the self-play unit message (a batch id with everything it depends on);
+//! - `result`: the self-play result message (a batch file's bytes) and its validation;
+//! - `message`: the framing and the error the keyed messages below share;
 //! - `valuation`: the book-valuation unit (positions with the book each search sees), its
 //!   result and the pure function between them;
+//! - `solve`: the solve unit (positions and a search setting), its result and its function;
+//! - `exchange`: publishing keyed units and collecting their answers (resumable, idempotent);
+//! - `book_queue`, `solve_queue`: the book-expansion and solve coordinators on `exchange`;
 //! - `setup`: connecting, and the streams, consumer, object store and workers' bucket;
 //! - `files`: weights and ProbCut models in the object store by checksum, and a local cache;
 //! - `worker`: `wedge worker`, which takes units, plays or values them and publishes their
@@ -18,9 +21,13 @@
 pub mod book_queue;
 pub mod coordinator;
 pub mod error;
+pub mod exchange;
 pub mod files;
+pub mod message;
 pub mod result;
 pub mod setup;
+pub mod solve;
+pub mod solve_queue;
 pub mod status;
 pub mod unit;
 pub mod valuation;

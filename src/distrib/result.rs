@@ -4,7 +4,6 @@
 
 use super::error::ObjectError;
 use super::unit::SelfplayUnit;
-use super::valuation::ValuationUnit;
 use crate::train::selfplay::{Batch, BatchHeader};
 
 /// Subjects of the results; one per unit (`wedge.results.selfplay.<key>`).
@@ -14,17 +13,9 @@ pub const SELFPLAY_PREFIX: &str = "wedge.results.selfplay.";
 /// Header naming the worker that played the unit.
 pub const WORKER_HEADER: &str = "Wedge-Worker";
 
-/// Prefix of the book-valuation result subjects.
-pub const VALUATION_PREFIX: &str = "wedge.results.valuation.";
-
 /// The result subject of `unit`.
 pub fn subject(unit: &SelfplayUnit) -> String {
     format!("{SELFPLAY_PREFIX}{}", unit.key())
-}
-
-/// The result subject of the valuation `unit`.
-pub fn valuation_subject(unit: &ValuationUnit) -> String {
-    format!("{VALUATION_PREFIX}{}", unit.key())
 }
 
 /// The unit key a result subject names, if it is one.

@@ -4,10 +4,11 @@
 //! the same order; and [`ValuationUnit::run`], the pure function from one to the other. A unit's
 //! result depends on nothing else, so any worker (or a local thread) gives the same bytes.
 
+use super::message::{finished, invalid, open, read_board, truncated, MessageError};
 use crate::board::{Board, Square};
 use crate::book::{BookExcerpt, BookHit, LevelValuer, LocalThreads, Valuation, ValuationRequest};
 use crate::eval::Evaluator;
-use crate::framing::{fnv1a64, verify_trailer, Reader, Truncated, Writer};
+use crate::framing::{fnv1a64, Reader, Truncated, Writer};
 use crate::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
 use std::sync::Arc;
 
@@ -37,57 +38,6 @@ pub struct ValuationUnit {
     pub items: Vec<ValuationRequest>,
 }
 
-/// Why a message is not a valuation unit or result we can use.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ValuationError {
-    #[error("not a Wedge valuation message (magic {found:02x?})")]
-    BadMagic { found: Vec<u8> },
-    #[error("valuation format version {found}, this build reads {VERSION} (update the worker)")]
-    Version { found: u32 },
-    #[error("checksum mismatch: stored {stored:#018x}, computed {computed:#018x} (corrupted)")]
-    Checksum { stored: u64, computed: u64 },
-    #[error("truncated ({len} bytes)")]
-    Truncated { len: usize },
-    #[error("{extra} bytes after the last field")]
-    Trailing { extra: usize },
-    #[error("{what}")]
-    Invalid { what: String },
-}
-
-fn invalid(what: impl Into<String>) -> ValuationError {
-    ValuationError::Invalid { what: what.into() }
-}
-
-/// The body of a message with `magic` (magic, version and trailer checked), and its reader.
-fn open<'a>(bytes: &'a [u8], magic: &[u8; 8]) -> Result<Reader<'a>, ValuationError> {
-    if bytes.len() < 8 || bytes[..8] != *magic {
-        return Err(ValuationError::BadMagic {
-            found: bytes[..bytes.len().min(8)].to_vec(),
-        });
-    }
-    let body = verify_trailer(bytes).map_err(|m| ValuationError::Checksum {
-        stored: m.stored,
-        computed: m.computed,
-    })?;
-    let mut r = Reader::new(body);
-    r.take(8).map_err(truncated(bytes))?;
-    let version = r.u32().map_err(truncated(bytes))?;
-    if version != VERSION {
-        return Err(ValuationError::Version { found: version });
-    }
-    Ok(r)
-}
-
-fn truncated(bytes: &[u8]) -> impl Fn(Truncated) -> ValuationError + '_ {
-    move |_| ValuationError::Truncated { len: bytes.len() }
-}
-
-/// A board from its two bitboards, refused when they overlap.
-fn read_board(r: &mut Reader<'_>) -> Result<Option<Board>, Truncated> {
-    let (player, opponent) = (r.u64()?, r.u64()?);
-    Ok((player & opponent == 0).then(|| Board::new(player, opponent)))
-}
-
 fn write_hit(w: &mut Writer, board: &Board, hit: &BookHit) {
     w.u64(board.player);
     w.u64(board.opponent);
@@ -100,8 +50,8 @@ fn write_hit(w: &mut Writer, board: &Board, hit: &BookHit) {
 /// One book entry of an excerpt; `t` names a truncation.
 fn read_hit(
     r: &mut Reader<'_>,
-    t: &impl Fn(Truncated) -> ValuationError,
-) -> Result<(Board, BookHit), ValuationError> {
+    t: &impl Fn(Truncated) -> MessageError,
+) -> Result<(Board, BookHit), MessageError> {
     let board = read_board(r).map_err(t)?;
     let mut byte = || r.u8().map_err(t);
     let (value, depth, flags, best) = (byte()? as i8 as i32, byte()?, byte()?, byte()?);
@@ -148,8 +98,8 @@ impl ValuationUnit {
     }
 
     /// Parses and validates a message: framing, then every field's range.
-    pub fn from_bytes(bytes: &[u8]) -> Result<ValuationUnit, ValuationError> {
-        let mut r = open(bytes, &MAGIC)?;
+    pub fn from_bytes(bytes: &[u8]) -> Result<ValuationUnit, MessageError> {
+        let mut r = open(bytes, &MAGIC, VERSION)?;
         let t = truncated(bytes);
         let depth = r.u8().map_err(&t)?;
         let selectivity = r.u8().map_err(&t)?;
@@ -196,11 +146,7 @@ impl ValuationUnit {
                 excerpt: BookExcerpt::from_parts(u32::from(min_empties), hits),
             });
         }
-        if r.remaining() != 0 {
-            return Err(ValuationError::Trailing {
-                extra: r.remaining(),
-            });
-        }
+        finished(&r)?;
         Ok(ValuationUnit {
             depth,
             selectivity: Selectivity(selectivity),
@@ -254,6 +200,26 @@ impl ValuationUnit {
     }
 }
 
+impl super::exchange::KeyedUnit for ValuationUnit {
+    type Answer = Vec<Option<Valuation>>;
+    type Error = MessageError;
+    const KIND: &'static str = "valuation";
+    const UNITS_SUBJECT: &'static str = "wedge.units.valuation";
+    const RESULTS_PREFIX: &'static str = "wedge.results.valuation.";
+
+    fn to_bytes(&self) -> Vec<u8> {
+        ValuationUnit::to_bytes(self)
+    }
+
+    fn key(&self) -> String {
+        ValuationUnit::key(self)
+    }
+
+    fn answer(&self, bytes: &[u8]) -> Result<Self::Answer, MessageError> {
+        result_from_bytes(bytes, self)
+    }
+}
+
 /// The result message of the unit with `key`: its valuations in order.
 pub fn result_to_bytes(key: u64, valuations: &[Option<Valuation>]) -> Vec<u8> {
     let mut w = Writer::new(&RESULT_MAGIC, VERSION, 32 + valuations.len() * 8);
@@ -277,8 +243,8 @@ pub fn result_to_bytes(key: u64, valuations: &[Option<Valuation>]) -> Vec<u8> {
 pub fn result_from_bytes(
     bytes: &[u8],
     unit: &ValuationUnit,
-) -> Result<Vec<Option<Valuation>>, ValuationError> {
-    let mut r = open(bytes, &RESULT_MAGIC)?;
+) -> Result<Vec<Option<Valuation>>, MessageError> {
+    let mut r = open(bytes, &RESULT_MAGIC, VERSION)?;
     let t = truncated(bytes);
     let key = r.u64().map_err(&t)?;
     let expected = fnv1a64(&unit.to_bytes());
@@ -321,11 +287,7 @@ pub fn result_from_bytes(
             exact: flags & 2 != 0,
         }));
     }
-    if r.remaining() != 0 {
-        return Err(ValuationError::Trailing {
-            extra: r.remaining(),
-        });
-    }
+    finished(&r)?;
     Ok(out)
 }
 
@@ -394,7 +356,7 @@ mod tests {
         }
         assert!(matches!(
             ValuationUnit::from_bytes(b"WEDGEWU1 a self-play unit, not this"),
-            Err(ValuationError::BadMagic { .. })
+            Err(MessageError::BadMagic { .. })
         ));
         assert!(ValuationUnit::from_bytes(&bytes[..bytes.len() - 9]).is_err());
         // Valid framing, invalid fields.
@@ -453,7 +415,7 @@ mod tests {
         bad[20] ^= 1;
         assert!(matches!(
             result_from_bytes(&bad, &unit),
-            Err(ValuationError::Checksum { .. })
+            Err(MessageError::Checksum { .. })
         ));
     }
 }

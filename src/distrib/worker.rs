@@ -1,14 +1,17 @@
 //! `wedge worker`: takes units from the shared consumer one at a time (self-play batches, book
-//! valuations), fetches the weights and ProbCut model they name (cached, verified), runs the
+//! valuations, solves), fetches the weights and ProbCut model they name (cached, verified), runs the
 //! unit on its threads while telling the server it is in progress, publishes the result (a
 //! batch file's bytes, or the valuations) and acknowledges the unit. A message that is not a valid unit is logged and terminated (never
 //! redelivered); the worker goes on. SIGTERM or SIGINT: the current unit is finished and the
 //! worker exits; a second signal releases the unit (nak) at once.
 
 use super::error::{nats, DistribError};
+use super::exchange::result_subject;
 use super::files::Files;
+use super::message::MessageError;
 use super::result::{self, WORKER_HEADER};
 use super::setup::{self, Queue, ACK_WAIT};
+use super::solve::{self, SolveUnit};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
 use crate::train::selfplay::{Model, SelfPlay};
@@ -37,7 +40,7 @@ pub struct WorkerOptions {
 pub struct WorkerSummary {
     pub units: u64,
     pub games: u64,
-    /// Book positions valued.
+    /// Book positions valued and positions solved.
     pub positions: u64,
     pub refused: u64,
     /// True when it stopped on a second signal and released its unit.
@@ -209,13 +212,14 @@ enum NotAUnit {
     #[error(transparent)]
     Selfplay(#[from] super::unit::UnitError),
     #[error(transparent)]
-    Valuation(#[from] valuation::ValuationError),
+    Keyed(#[from] MessageError),
 }
 
 /// A unit taken from the queue.
 enum Work {
     Selfplay(SelfplayUnit),
     Valuation(ValuationUnit),
+    Solve(SolveUnit),
 }
 
 impl Work {
@@ -223,6 +227,8 @@ impl Work {
     fn parse(bytes: &[u8]) -> Result<Work, NotAUnit> {
         if bytes.starts_with(&valuation::MAGIC) {
             Ok(Work::Valuation(ValuationUnit::from_bytes(bytes)?))
+        } else if bytes.starts_with(&solve::MAGIC) {
+            Ok(Work::Solve(SolveUnit::from_bytes(bytes)?))
         } else {
             Ok(Work::Selfplay(SelfplayUnit::from_bytes(bytes)?))
         }
@@ -232,6 +238,7 @@ impl Work {
         match self {
             Work::Selfplay(u) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
             Work::Valuation(u) => format!("valuation {}", u.key()),
+            Work::Solve(u) => format!("solve {}", u.key()),
         }
     }
 
@@ -239,6 +246,7 @@ impl Work {
         match self {
             Work::Selfplay(u) => format!("{} games", u.games),
             Work::Valuation(u) => format!("{} positions", u.items.len()),
+            Work::Solve(u) => format!("{} positions", u.boards.len()),
         }
     }
 
@@ -247,13 +255,15 @@ impl Work {
         match self {
             Work::Selfplay(u) => (u.weights_checksum, u.probcut_checksum),
             Work::Valuation(u) => (u.weights_checksum, u.probcut_checksum),
+            Work::Solve(u) => (u.weights_checksum, u.probcut_checksum),
         }
     }
 
     fn result_subject(&self) -> String {
         match self {
             Work::Selfplay(u) => result::subject(u),
-            Work::Valuation(u) => result::valuation_subject(u),
+            Work::Valuation(u) => result_subject(u),
+            Work::Solve(u) => result_subject(u),
         }
     }
 
@@ -270,6 +280,10 @@ impl Work {
             Work::Valuation(u) => {
                 let valuations = u.run_on(model.eval, Some(model.probcut), threads);
                 Ok(valuation::result_to_bytes(u.key_value(), &valuations))
+            }
+            Work::Solve(u) => {
+                let reports = u.run(model.eval, Some(model.probcut), threads);
+                Ok(solve::result_to_bytes(u.key_value(), &reports))
             }
         }
     }
@@ -318,6 +332,7 @@ async fn handle(
     let doing = match work {
         Work::Selfplay(_) => "playing",
         Work::Valuation(_) => "valuing",
+        Work::Solve(_) => "solving",
     };
     beat(queue, key, &format!("{doing} {what}"), summary).await;
     eprintln!("wedge worker {name}: {doing} {what} ({})", work.size());
@@ -327,6 +342,7 @@ async fn handle(
     let counts = match &work {
         Work::Selfplay(u) => (u64::from(u.games), 0),
         Work::Valuation(u) => (0, u.items.len() as u64),
+        Work::Solve(u) => (0, u.boards.len() as u64),
     };
     let mut task = tokio::task::spawn_blocking(move || work.run(model, threads));
     let mut tick = tokio::time::interval(ACK_WAIT / 3);

@@ -1,5 +1,6 @@
 //! `wedge solve`: searches every position of an OBF file (exactly, win/loss/draw, or to a
-//! depth), prints one row per position and a total, and checks the answers the file carries.
+//! depth), prints one row per position and a total, and checks the answers the file carries;
+//! the rows may also come from a queue's workers ([`SolveTable`]).
 
 use crate::eval::Evaluator;
 use crate::formats::ObfEntry;
@@ -50,50 +51,46 @@ pub fn check(entry: &ObfEntry, report: &Report, mode: SolveMode) -> Option<bool>
     Some(score_ok && move_ok)
 }
 
-/// Solves each entry with `limits` (the table is cleared before each so rows are reproducible)
-/// and writes the table to `out`.
-pub fn solve_entries<E: Evaluator>(
-    searcher: &Searcher<E>,
-    entries: &[ObfEntry],
-    limits: &Limits,
-    out: &mut dyn Write,
-) -> std::io::Result<(Vec<SolveRow>, SolveSummary)> {
-    writeln!(
-        out,
-        "{:>4} {:>7} {:>6} {:>5} {:>6} {:>8} {:>14} {:>10} {:>12}",
-        "#", "empties", "depth", "move", "score", "expected", "nodes", "time(s)", "nodes/s"
-    )?;
-    let stop = AtomicBool::new(false);
-    let mut rows = Vec::with_capacity(entries.len());
-    let mut sum = SolveSummary::default();
-    for (i, entry) in entries.iter().enumerate() {
-        searcher.clear();
+/// The table `wedge solve` prints: a header, one row per position as it is searched (here or
+/// on a queue's workers), and a total line.
+pub struct SolveTable<'a> {
+    out: &'a mut dyn Write,
+    rows: Vec<SolveRow>,
+    sum: SolveSummary,
+}
+
+impl<'a> SolveTable<'a> {
+    /// Writes the header.
+    pub fn new(out: &'a mut dyn Write) -> std::io::Result<SolveTable<'a>> {
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>6} {:>5} {:>6} {:>8} {:>14} {:>10} {:>12}",
+            "#", "empties", "depth", "move", "score", "expected", "nodes", "time(s)", "nodes/s"
+        )?;
+        Ok(SolveTable {
+            out,
+            rows: Vec::new(),
+            sum: SolveSummary::default(),
+        })
+    }
+
+    /// Checks `report` against `entry` (the next position, 1-based `index` in the run) and
+    /// writes its row.
+    pub fn row(&mut self, index: usize, entry: &ObfEntry, report: Report) -> std::io::Result<()> {
         let board = entry.position.board;
-        let report = searcher.search(&board, limits, &stop, &mut |r| {
-            tracing::debug!(
-                "position {}: depth {} move {} score {:+} nodes {} time {:.3} s",
-                i + 1,
-                depth_label(r),
-                r.best,
-                r.score,
-                r.nodes,
-                r.millis as f64 / 1000.0
-            )
-        });
         let correct = report.solved.and_then(|mode| check(entry, &report, mode));
         let expected = entry
             .best_score()
             .map_or("-".to_string(), |s| format!("{s:+}"));
         let mark = match correct {
-            Some(true) => "",
             Some(false) => "  WRONG",
-            None => "",
+            Some(true) | None => "",
         };
         let secs = report.millis as f64 / 1000.0;
         writeln!(
-            out,
+            self.out,
             "{:>4} {:>7} {:>6} {:>5} {:>+6} {:>8} {:>14} {:>10.3} {:>12.0}{}",
-            i + 1,
+            index,
             board.empty_count(),
             depth_label(&report),
             report.best.to_string(),
@@ -104,39 +101,74 @@ pub fn solve_entries<E: Evaluator>(
             report.nodes as f64 / secs.max(1e-3),
             mark
         )?;
+        let sum = &mut self.sum;
         sum.positions += 1;
         sum.nodes += report.nodes;
         sum.millis += report.millis;
         if let Some(ok) = correct {
             sum.checked += 1;
             if !ok {
-                sum.wrong.push(i + 1);
+                sum.wrong.push(index);
             }
         }
-        rows.push(SolveRow {
-            index: i + 1,
+        self.rows.push(SolveRow {
+            index,
             empties: board.empty_count(),
             report,
             correct,
         });
+        Ok(())
     }
-    let secs = sum.millis as f64 / 1000.0;
-    writeln!(
-        out,
-        "total: {} positions, {} nodes, {:.3} s, {:.0} nodes/s; checked {}, wrong {}{}",
-        sum.positions,
-        sum.nodes,
-        secs,
-        sum.nodes as f64 / secs.max(1e-3),
-        sum.checked,
-        sum.wrong.len(),
-        if sum.wrong.is_empty() {
-            String::new()
-        } else {
-            format!(" ({:?})", sum.wrong)
-        }
-    )?;
-    Ok((rows, sum))
+
+    /// Writes the total line; the rows and their summary.
+    pub fn finish(self) -> std::io::Result<(Vec<SolveRow>, SolveSummary)> {
+        let sum = self.sum;
+        let secs = sum.millis as f64 / 1000.0;
+        writeln!(
+            self.out,
+            "total: {} positions, {} nodes, {:.3} s, {:.0} nodes/s; checked {}, wrong {}{}",
+            sum.positions,
+            sum.nodes,
+            secs,
+            sum.nodes as f64 / secs.max(1e-3),
+            sum.checked,
+            sum.wrong.len(),
+            if sum.wrong.is_empty() {
+                String::new()
+            } else {
+                format!(" ({:?})", sum.wrong)
+            }
+        )?;
+        Ok((self.rows, sum))
+    }
+}
+
+/// Solves each entry with `limits` (the table is cleared before each so rows are reproducible)
+/// and writes the table to `out`.
+pub fn solve_entries<E: Evaluator>(
+    searcher: &Searcher<E>,
+    entries: &[ObfEntry],
+    limits: &Limits,
+    out: &mut dyn Write,
+) -> std::io::Result<(Vec<SolveRow>, SolveSummary)> {
+    let mut table = SolveTable::new(out)?;
+    let stop = AtomicBool::new(false);
+    for (i, entry) in entries.iter().enumerate() {
+        searcher.clear();
+        let report = searcher.search(&entry.position.board, limits, &stop, &mut |r| {
+            tracing::debug!(
+                "position {}: depth {} move {} score {:+} nodes {} time {:.3} s",
+                i + 1,
+                depth_label(r),
+                r.best,
+                r.score,
+                r.nodes,
+                r.millis as f64 / 1000.0
+            )
+        });
+        table.row(i + 1, entry, report)?;
+    }
+    table.finish()
 }
 
 /// `24`, `12@95%` or `exact`/`wld` labels as the peers print them.

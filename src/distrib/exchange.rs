@@ -1,0 +1,195 @@
+//! Asking the workers of a queue for the answers of content-keyed units (book valuations,
+//! solves): answers an earlier run left in the results stream are taken first, the rest are
+//! published under ids made from their content (so republishing is idempotent) and followed on
+//! the results stream as they come. A refused answer is deleted and its unit queued again. The
+//! answers are kept in the stream, so a coordinator stopped and rerun takes them back.
+
+use super::error::{nats, DistribError};
+use super::result::WORKER_HEADER;
+use super::setup::Queue;
+use async_nats::jetstream::consumer;
+use futures_util::StreamExt;
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// A unit whose answer is a function of its bytes alone.
+pub trait KeyedUnit {
+    type Answer;
+    type Error: std::fmt::Display;
+    /// What units of this kind are called in logs ("valuation", "solve").
+    const KIND: &'static str;
+    /// The subject units of this kind are published under (`<subject>.<key>`).
+    const UNITS_SUBJECT: &'static str;
+    /// The prefix of their answers' subjects (`<prefix><key>`).
+    const RESULTS_PREFIX: &'static str;
+
+    fn to_bytes(&self) -> Vec<u8>;
+    /// The unit's identity, in hexadecimal.
+    fn key(&self) -> String;
+    /// The answer in a result message, checked against the unit.
+    fn answer(&self, bytes: &[u8]) -> Result<Self::Answer, Self::Error>;
+}
+
+/// The answer subject of `unit`.
+pub fn result_subject<U: KeyedUnit>(unit: &U) -> String {
+    format!("{}{}", U::RESULTS_PREFIX, unit.key())
+}
+
+/// What went through the queue.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueCounts {
+    /// Units published.
+    pub units: u64,
+    /// Units whose answer was in the results stream already (an earlier, stopped run's).
+    pub answered_before: u64,
+    /// Results refused (damaged or foreign), their units queued again.
+    pub refused: u64,
+}
+
+/// The answers of `units`, in their order; `answered(i, answer)` is called as each comes.
+/// `command` names the coordinator in its log lines.
+pub async fn answers<U: KeyedUnit>(
+    queue: &Queue,
+    units: &[U],
+    command: &str,
+    answered: &mut dyn FnMut(usize, &U::Answer),
+    counts: &mut QueueCounts,
+) -> Result<Vec<U::Answer>, DistribError> {
+    let results = queue.results().await?;
+    // Followed from now on, before anything is published, so no answer is missed.
+    let mut messages = results
+        .create_consumer(consumer::pull::OrderedConfig {
+            filter_subject: format!("{}>", U::RESULTS_PREFIX),
+            deliver_policy: consumer::DeliverPolicy::New,
+            ..Default::default()
+        })
+        .await
+        .map_err(nats("following the results"))?
+        .messages()
+        .await
+        .map_err(nats("following the results"))?;
+    let mut pending: HashMap<String, usize> = HashMap::new();
+    let mut got: Vec<Option<U::Answer>> = units.iter().map(|_| None).collect();
+    for (i, unit) in units.iter().enumerate() {
+        let subject = result_subject(unit);
+        let id = match results.get_last_raw_message_by_subject(&subject).await {
+            Ok(message) => match unit.answer(&message.payload) {
+                Ok(answer) => {
+                    counts.answered_before += 1;
+                    answered(i, &answer);
+                    got[i] = Some(answer);
+                    continue;
+                }
+                Err(e) => {
+                    let worker = message
+                        .headers
+                        .get(WORKER_HEADER)
+                        .map_or("?".to_string(), |v| v.to_string());
+                    refuse::<U>(command, unit, &worker, &e, counts);
+                    let _ = results.delete_message(message.sequence).await;
+                    format!("{}-{}-retry-{}", U::KIND, unit.key(), message.sequence)
+                }
+            },
+            Err(_) => format!("{}-{}", U::KIND, unit.key()),
+        };
+        publish(queue, unit, &id).await?;
+        counts.units += 1;
+        pending.insert(unit.key(), i);
+    }
+    while !pending.is_empty() {
+        let next = tokio::time::timeout(Duration::from_secs(30), messages.next()).await;
+        let message = match next {
+            Err(_) => {
+                eprintln!(
+                    "{command}: waiting for {} of {} {} units (is a `wedge worker --queue {}` running?)",
+                    pending.len(),
+                    units.len(),
+                    U::KIND,
+                    queue.url
+                );
+                continue;
+            }
+            Ok(None) => {
+                return Err(DistribError::Nats {
+                    what: "following the results".into(),
+                    message: "the stream ended".into(),
+                })
+            }
+            Ok(Some(m)) => m.map_err(nats("following the results"))?,
+        };
+        let Some(key) = message.subject.strip_prefix(U::RESULTS_PREFIX) else {
+            continue;
+        };
+        let Some(&i) = pending.get(key) else {
+            continue; // another run's answer, or a second copy of one taken
+        };
+        let unit = &units[i];
+        match unit.answer(&message.payload) {
+            Ok(answer) => {
+                answered(i, &answer);
+                got[i] = Some(answer);
+                pending.remove(&unit.key());
+            }
+            Err(e) => {
+                let worker = message
+                    .headers
+                    .as_ref()
+                    .and_then(|h| h.get(WORKER_HEADER))
+                    .map_or("?".to_string(), |v| v.to_string());
+                refuse::<U>(command, unit, &worker, &e, counts);
+                let seq = message.info().map_or(0, |m| m.stream_sequence);
+                let _ = results.delete_message(seq).await;
+                let retry = format!("{}-{}-retry-{seq}", U::KIND, unit.key());
+                publish(queue, unit, &retry).await?;
+                counts.units += 1;
+            }
+        }
+    }
+    Ok(got.into_iter().flatten().collect())
+}
+
+fn refuse<U: KeyedUnit>(
+    command: &str,
+    unit: &U,
+    worker: &str,
+    e: &U::Error,
+    counts: &mut QueueCounts,
+) {
+    eprintln!(
+        "{command}: refused the result of {} {} from worker {worker}: {e}; queued again",
+        U::KIND,
+        unit.key()
+    );
+    counts.refused += 1;
+}
+
+/// Publishes `unit` on its own subject with the de-duplication id `id`. When the server has
+/// seen the id (a unit published by an earlier run) and the unit is no longer queued, its
+/// answer was lost: it is published again under a new id.
+async fn publish<U: KeyedUnit>(queue: &Queue, unit: &U, id: &str) -> Result<(), DistribError> {
+    let subject = format!("{}.{}", U::UNITS_SUBJECT, unit.key());
+    let send = |id: String| {
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert(async_nats::header::NATS_MESSAGE_ID, id.as_str());
+        let (js, subject, bytes) = (queue.js.clone(), subject.clone(), unit.to_bytes());
+        async move {
+            js.publish_with_headers(subject, headers, bytes.into())
+                .await
+                .map_err(nats("publishing a unit"))?
+                .await
+                .map_err(nats("publishing a unit"))
+        }
+    };
+    let ack = send(id.to_string()).await?;
+    if ack.duplicate {
+        let units = queue.units().await?;
+        if units
+            .get_last_raw_message_by_subject(&subject)
+            .await
+            .is_err()
+        {
+            send(format!("{id}-again-{}", ack.sequence)).await?;
+        }
+    }
+    Ok(())
+}
