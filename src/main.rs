@@ -104,7 +104,7 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
             )?)
         }
         Some(Command::Bench(args)) => bench::run(common, &args),
-        Some(Command::Match(args)) => matches::run_match(&args),
+        Some(Command::Match(args)) => matches::run_match(common, &args),
         Some(Command::Gate(args)) => matches::run_gate_command(&args),
         Some(Command::Openings(args)) => openings::run(common, &args),
         Some(Command::Book(cmd)) => book::run_book(common, cmd),

@@ -940,3 +940,158 @@ fn a_book_expansion_survives_a_worker_killed_mid_unit() {
     assert_eq!(read("queue.txt"), read("local.txt"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each game of a GGF file as its moves and result (times and evaluations left out).
+fn games_of(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    wedge::formats::parse_ggf_games(&text)
+        .map(|g| {
+            let g = g.unwrap();
+            let moves: Vec<String> = g.game().moves().iter().map(|m| m.to_string()).collect();
+            format!("{} {:?}", moves.join(" "), g.result)
+        })
+        .collect()
+}
+
+#[test]
+fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
+    let server = Server::start("matchq");
+    let dir = temp_dir("matchq");
+    let exe = env!("CARGO_BIN_EXE_wedge");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let openings = std::fs::read_to_string(root.join("books/openings-8ply.txt")).unwrap();
+    let three: Vec<&str> = openings
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(3)
+        .collect();
+    std::fs::write(dir.join("openings.txt"), three.join("\n")).unwrap();
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // The second engine is the shipped Wedge at another table size, as the workers know it.
+    let other = format!("{exe} --log off --hash 8 --no-book nboard");
+    let common = |out: &str| {
+        vec![
+            "--hash".to_string(),
+            "16".into(),
+            "match".into(),
+            "--depth".into(),
+            "3".into(),
+            "--depth".into(),
+            "2".into(),
+            "--games".into(),
+            "6".into(),
+            "--openings".into(),
+            p("openings.txt"),
+            "--name".into(),
+            "first".into(),
+            "--name".into(),
+            "second".into(),
+            "--out".into(),
+            p(out),
+        ]
+    };
+    let mut local = common("local.ggf");
+    local.extend([
+        "--engine".into(),
+        format!("{exe} --log off --hash 16 --no-book nboard"),
+        "--engine".into(),
+        other.clone(),
+    ]);
+    let out = wedge().args(&local).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let start_worker_with = |name: &str| {
+        let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
+        wedge()
+            .args([
+                "--threads",
+                "1",
+                "worker",
+                "--queue",
+                &server.url,
+                "--name",
+                name,
+            ])
+            .arg("--cache")
+            .arg(dir.join(format!("cache-{name}")))
+            .arg("--engine")
+            .arg(format!("other={other}"))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start a worker")
+    };
+    let mut w1 = start_worker_with("m1");
+    let mut w2 = start_worker_with("m2");
+    let mut queued = common("queue.ggf");
+    queued.extend(
+        [
+            "--engine",
+            "wedge",
+            "--engine",
+            "other",
+            "--queue",
+            &server.url,
+        ]
+        .map(String::from),
+    );
+    let out = wedge().args(&queued).output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("on the workers of"), "{stdout}");
+    assert_eq!(
+        games_of(&dir.join("queue.ggf")),
+        games_of(&dir.join("local.ggf"))
+    );
+    assert_eq!(games_of(&dir.join("local.ggf")).len(), 6);
+    assert!(
+        stderr.contains(
+            "queue: 6 match units published, 0 answered by an earlier run, 0 results refused"
+        ),
+        "{stderr}"
+    );
+    terminate(&mut w1, "worker m1");
+    terminate(&mut w2, "worker m2");
+    let logs = ["m1", "m2"].map(|n| std::fs::read_to_string(dir.join(format!("{n}.log"))).unwrap());
+    let played: usize = logs.iter().map(|l| l.matches("1 game in").count()).sum();
+    assert_eq!(played, 6, "{logs:?}");
+    // Rerun with no worker: every game comes back from the results stream.
+    let again = wedge().args(&queued).output().unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("queue: 0 match units published, 6 answered by an earlier run"),
+        "{stderr}"
+    );
+    assert_eq!(
+        games_of(&dir.join("queue.ggf")),
+        games_of(&dir.join("local.ggf"))
+    );
+    // A match naming an engine no one has is refused before anything is queued.
+    let mut bad = common("bad.ggf");
+    bad.extend(
+        [
+            "--engine",
+            "wedge",
+            "--engine",
+            "rm -rf",
+            "--queue",
+            &server.url,
+        ]
+        .map(String::from),
+    );
+    let out = wedge().args(&bad).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("with --queue an engine is `wedge`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

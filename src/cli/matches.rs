@@ -1,9 +1,14 @@
-//! `wedge match` (two engines over NBoard or GTP: Elo, SPRT, GGF records) and `wedge gate`
-//! (new weights against the current ones).
+//! `wedge match` (two engines over NBoard or GTP: Elo, SPRT, GGF records; here or on a queue's
+//! workers) and `wedge gate` (new weights against the current ones).
 
-use super::CliError;
+use super::{CliError, Common};
+use crate::distrib::match_game::{self, QueuedEngine, QueuedSide};
+use crate::distrib::match_queue::QueueGames;
+use crate::engine::EngineBuilder;
+use crate::eval::Weights;
 use crate::tools::gate::{run_gate, GateArgs, GateDecision};
 use crate::tools::match_runner::{self as m, player};
+use crate::train::selfplay::Model;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -55,6 +60,13 @@ pub struct MatchArgs {
     /// Seconds an engine may take to start and answer the handshake.
     #[arg(long, default_value_t = 30.0)]
     pub start_timeout: f64,
+    /// Play the games on the workers of this NATS JetStream queue (`nats://HOST:PORT`). Each
+    /// `--engine` is then `wedge` (the worker's own Wedge with the shipped or `--weights`
+    /// weights), `wedge:WEIGHTS` (with that weights file and the ProbCut model beside it), or
+    /// the name of an engine the workers were started with (`wedge worker --engine
+    /// NAME=COMMAND`). A rerun of the same match takes back the games already played.
+    #[arg(long, value_name = "URL", conflicts_with = "concurrency")]
+    pub queue: Option<String>,
 }
 
 /// One value for both engines, or one per engine; `default` when none is given.
@@ -103,8 +115,53 @@ fn time_control(args: &MatchArgs) -> Result<player::MatchTimeControl, CliError> 
     })
 }
 
+/// A queued match's side for `--engine text` (see [`MatchArgs::queue`]), and the weights a
+/// Wedge side needs uploaded.
+fn queued_side(
+    common: &Common,
+    text: &str,
+    spec: &player::EngineSpec,
+) -> Result<(QueuedSide, Option<(Weights, Model)>), CliError> {
+    let wedge = |builder: EngineBuilder| -> Result<_, CliError> {
+        let (weights, model) = super::common::queue_model(&builder)?;
+        let engine = QueuedEngine::Wedge {
+            weights_checksum: model.weights_checksum,
+            probcut_checksum: model.probcut_checksum,
+            hash_mb: common.hash,
+        };
+        Ok((engine, Some((weights, model))))
+    };
+    let (engine, files) = match text.split_once(':') {
+        None if text == "wedge" => wedge(common.builder())?,
+        Some(("wedge", path)) => wedge(EngineBuilder {
+            weights: Some(PathBuf::from(path)),
+            probcut: None,
+            ..common.builder()
+        })?,
+        _ if match_game::valid_name(text) => (
+            QueuedEngine::Named {
+                name: text.to_string(),
+                protocol: spec.protocol,
+            },
+            None,
+        ),
+        _ => {
+            return Err(CliError::Usage(format!(
+                "--engine {text:?}: with --queue an engine is `wedge`, `wedge:WEIGHTS` or the name \
+                 of one the workers were started with (wedge worker --engine NAME=COMMAND)"
+            )))
+        }
+    };
+    let side = QueuedSide {
+        engine,
+        depth: spec.depth.map(|d| d.min(60) as u8),
+        display: spec.name.clone().or_else(|| Some(text.to_string())),
+    };
+    Ok((side, files))
+}
+
 /// Plays the match and prints its statistics.
-pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
+pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
     let [a, b] = match args.engines.as_slice() {
         [a, b] => [a.clone(), b.clone()],
         e => {
@@ -183,7 +240,27 @@ pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
         out: args.out.clone(),
         sprt,
     };
-    m::run_match(&cfg, &mut std::io::stdout().lock())?;
+    let Some(url) = &args.queue else {
+        m::run_match(&cfg, &mut std::io::stdout().lock())?;
+        return Ok(());
+    };
+    let (first, first_files) = queued_side(common, &args.engines[0], &specs[0])?;
+    let (second, second_files) = queued_side(common, &args.engines[1], &specs[1])?;
+    let uploads: Vec<&(Weights, Model)> = first_files.iter().chain(&second_files).collect();
+    let source = QueueGames {
+        url,
+        sides: [first, second],
+        models: uploads.iter().map(|(w, m)| (w, m)).collect(),
+        start_timeout: cfg.start_timeout,
+        counts: Default::default(),
+    };
+    let played = m::run_match_from(&cfg, &source, &mut std::io::stdout().lock());
+    let c = *source.counts.lock().unwrap_or_else(|e| e.into_inner());
+    eprintln!(
+        "queue: {} match units published, {} answered by an earlier run, {} results refused",
+        c.units, c.answered_before, c.refused
+    );
+    played?;
     Ok(())
 }
 

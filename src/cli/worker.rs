@@ -20,6 +20,27 @@ pub struct WorkerArgs {
     /// Exit after this many units (default: run until SIGTERM or SIGINT).
     #[arg(long, value_name = "N")]
     pub max_units: Option<u64>,
+    /// An engine match games may name, and the command that starts it here, e.g.
+    /// `--engine ntest="/opt/ntest/ntest x"` (repeat for more). A unit naming an engine this
+    /// worker lacks is left to another worker.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = parse_engine)]
+    pub engines: Vec<(String, String)>,
+}
+
+/// `NAME=COMMAND`, the name letters, digits, `-`, `_` or `.`.
+fn parse_engine(text: &str) -> Result<(String, String), String> {
+    let Some((name, command)) = text.split_once('=') else {
+        return Err(format!("expected NAME=COMMAND, got {text:?}"));
+    };
+    if !crate::distrib::match_game::valid_name(name) {
+        return Err(format!(
+            "engine name {name:?}: use 1-64 letters, digits, '-', '_' or '.'"
+        ));
+    }
+    if command.trim().is_empty() {
+        return Err(format!("engine {name}: empty command"));
+    }
+    Ok((name.to_string(), command.to_string()))
 }
 
 /// Runs `wedge worker` (threads: `--threads`, default all cores).
@@ -37,6 +58,7 @@ pub fn run(common: &Common, args: &WorkerArgs) -> Result<(), CliError> {
             .unwrap_or_else(crate::distrib::files::default_cache_dir),
         name: args.name.clone().unwrap_or_else(worker::default_name),
         max_units: args.max_units,
+        engines: args.engines.clone(),
     };
     let rt = crate::distrib::runtime()?;
     let result = rt.block_on(worker::run(&opts));

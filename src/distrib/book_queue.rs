@@ -87,10 +87,12 @@ impl LevelValuer for QueueValuer {
                     finished();
                 }
             },
+            &|| false,
             &mut self.counts,
         ));
         match answered {
-            Ok(values) => values.into_iter().flatten().collect(),
+            // Never stopped: every unit has its answer.
+            Ok(values) => values.into_iter().flatten().flatten().collect(),
             Err(e) => {
                 self.failure = Some(e.to_string());
                 vec![None; requests.len()]

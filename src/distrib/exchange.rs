@@ -47,14 +47,16 @@ pub struct QueueCounts {
 }
 
 /// The answers of `units`, in their order; `answered(i, answer)` is called as each comes.
-/// `command` names the coordinator in its log lines.
+/// `command` names the coordinator in its log lines. Once `stop()` says so, the units still
+/// unanswered are taken off the queue and their answers are `None`.
 pub async fn answers<U: KeyedUnit>(
     queue: &Queue,
     units: &[U],
     command: &str,
     answered: &mut dyn FnMut(usize, &U::Answer),
+    stop: &dyn Fn() -> bool,
     counts: &mut QueueCounts,
-) -> Result<Vec<U::Answer>, DistribError> {
+) -> Result<Vec<Option<U::Answer>>, DistribError> {
     let results = queue.results().await?;
     // Followed from now on, before anything is published, so no answer is missed.
     let mut messages = results
@@ -96,17 +98,29 @@ pub async fn answers<U: KeyedUnit>(
         counts.units += 1;
         pending.insert(unit.key(), i);
     }
+    let mut quiet = Duration::ZERO;
     while !pending.is_empty() {
-        let next = tokio::time::timeout(Duration::from_secs(30), messages.next()).await;
+        if stop() {
+            let stream = queue.units().await?;
+            for key in pending.keys() {
+                let subject = format!("{}.{key}", U::UNITS_SUBJECT);
+                let _ = stream.purge().filter(subject).await;
+            }
+            break;
+        }
+        let next = tokio::time::timeout(Duration::from_secs(1), messages.next()).await;
         let message = match next {
             Err(_) => {
-                eprintln!(
-                    "{command}: waiting for {} of {} {} units (is a `wedge worker --queue {}` running?)",
-                    pending.len(),
-                    units.len(),
-                    U::KIND,
-                    queue.url
-                );
+                quiet += Duration::from_secs(1);
+                if quiet.as_secs().is_multiple_of(30) {
+                    eprintln!(
+                        "{command}: waiting for {} of {} {} units (is a `wedge worker --queue {}` running?)",
+                        pending.len(),
+                        units.len(),
+                        U::KIND,
+                        queue.url
+                    );
+                }
                 continue;
             }
             Ok(None) => {
@@ -115,7 +129,10 @@ pub async fn answers<U: KeyedUnit>(
                     message: "the stream ended".into(),
                 })
             }
-            Ok(Some(m)) => m.map_err(nats("following the results"))?,
+            Ok(Some(m)) => {
+                quiet = Duration::ZERO;
+                m.map_err(nats("following the results"))?
+            }
         };
         let Some(key) = message.subject.strip_prefix(U::RESULTS_PREFIX) else {
             continue;
@@ -145,7 +162,7 @@ pub async fn answers<U: KeyedUnit>(
             }
         }
     }
-    Ok(got.into_iter().flatten().collect())
+    Ok(got)
 }
 
 fn refuse<U: KeyedUnit>(

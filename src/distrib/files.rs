@@ -176,6 +176,28 @@ impl Files {
     }
 }
 
+impl Files {
+    /// The cached files of the model with these checksums (fetched and verified first): the
+    /// weights and the ProbCut model, for an engine process started with them.
+    pub async fn model_files(
+        &mut self,
+        weights: u64,
+        probcut: u64,
+    ) -> Result<(PathBuf, PathBuf), DistribError> {
+        self.model(weights, probcut).await?;
+        let (w, p) = (
+            self.cache.join(weights_name(weights)),
+            self.cache.join(probcut_name(probcut)),
+        );
+        if !w.is_file() || !p.is_file() {
+            // Loaded before from files since removed: fetch them again.
+            self.models.remove(&(weights, probcut));
+            self.model(weights, probcut).await?;
+        }
+        Ok((w, p))
+    }
+}
+
 fn write_cache(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), DistribError> {
     std::fs::create_dir_all(dir).map_err(|source| DistribError::Io {
         path: dir.to_path_buf(),

@@ -8,8 +8,10 @@
 //! - `valuation`: the book-valuation unit (positions with the book each search sees), its
 //!   result and the pure function between them;
 //! - `solve`: the solve unit (positions and a search setting), its result and its function;
+//! - `match_game`: the match-game unit (one game between two engines the worker knows);
 //! - `exchange`: publishing keyed units and collecting their answers (resumable, idempotent);
-//! - `book_queue`, `solve_queue`: the book-expansion and solve coordinators on `exchange`;
+//! - `book_queue`, `solve_queue`, `match_queue`: the book-expansion, solve and match
+//!   coordinators on `exchange`;
 //! - `setup`: connecting, and the streams, consumer, object store and workers' bucket;
 //! - `files`: weights and ProbCut models in the object store by checksum, and a local cache;
 //! - `worker`: `wedge worker`, which takes units, plays or values them and publishes their
@@ -23,6 +25,8 @@ pub mod coordinator;
 pub mod error;
 pub mod exchange;
 pub mod files;
+pub mod match_game;
+pub mod match_queue;
 pub mod message;
 pub mod result;
 pub mod setup;

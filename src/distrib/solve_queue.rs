@@ -61,7 +61,15 @@ pub fn solve(
                 next += 1;
             }
         };
-        exchange::answers(&queue, &units, "wedge solve", &mut answered, &mut counts).await?;
+        exchange::answers(
+            &queue,
+            &units,
+            "wedge solve",
+            &mut answered,
+            &|| false,
+            &mut counts,
+        )
+        .await?;
         Ok::<_, DistribError>(())
     })?;
     Ok(counts)

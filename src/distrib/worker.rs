@@ -8,12 +8,14 @@
 use super::error::{nats, DistribError};
 use super::exchange::result_subject;
 use super::files::Files;
+use super::match_game::{self, MatchUnit, QueuedEngine};
 use super::message::MessageError;
 use super::result::{self, WORKER_HEADER};
 use super::setup::{self, Queue, ACK_WAIT};
 use super::solve::{self, SolveUnit};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
+use crate::tools::match_runner::{self as matches, game::GameLimits, player::EngineSpec};
 use crate::train::selfplay::{Model, SelfPlay};
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
@@ -33,12 +35,15 @@ pub struct WorkerOptions {
     pub name: String,
     /// Exit after this many units (default: run until signalled).
     pub max_units: Option<u64>,
+    /// The engines match units may name, and their command lines (`--engine NAME=COMMAND`).
+    pub engines: Vec<(String, String)>,
 }
 
 /// What a worker did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WorkerSummary {
     pub units: u64,
+    /// Self-play and match games played.
     pub games: u64,
     /// Book positions valued and positions solved.
     pub positions: u64,
@@ -220,6 +225,8 @@ enum Work {
     Selfplay(SelfplayUnit),
     Valuation(ValuationUnit),
     Solve(SolveUnit),
+    /// A match game, with the two engines it names as this worker starts them.
+    Match(Box<MatchUnit>, Option<Box<[EngineSpec; 2]>>),
 }
 
 impl Work {
@@ -229,6 +236,8 @@ impl Work {
             Ok(Work::Valuation(ValuationUnit::from_bytes(bytes)?))
         } else if bytes.starts_with(&solve::MAGIC) {
             Ok(Work::Solve(SolveUnit::from_bytes(bytes)?))
+        } else if bytes.starts_with(&match_game::MAGIC) {
+            Ok(Work::Match(Box::new(MatchUnit::from_bytes(bytes)?), None))
         } else {
             Ok(Work::Selfplay(SelfplayUnit::from_bytes(bytes)?))
         }
@@ -239,6 +248,7 @@ impl Work {
             Work::Selfplay(u) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
             Work::Valuation(u) => format!("valuation {}", u.key()),
             Work::Solve(u) => format!("solve {}", u.key()),
+            Work::Match(u, _) => format!("match game {} ({})", u.game + 1, u.key()),
         }
     }
 
@@ -247,15 +257,18 @@ impl Work {
             Work::Selfplay(u) => format!("{} games", u.games),
             Work::Valuation(u) => format!("{} positions", u.items.len()),
             Work::Solve(u) => format!("{} positions", u.boards.len()),
+            Work::Match(..) => "1 game".into(),
         }
     }
 
-    /// The weights' and the ProbCut model's checksums.
-    fn model(&self) -> (u64, u64) {
+    /// The weights' and the ProbCut model's checksums the unit's searches use (none for a
+    /// match game: its engines are processes of their own).
+    fn model(&self) -> Option<(u64, u64)> {
         match self {
-            Work::Selfplay(u) => (u.weights_checksum, u.probcut_checksum),
-            Work::Valuation(u) => (u.weights_checksum, u.probcut_checksum),
-            Work::Solve(u) => (u.weights_checksum, u.probcut_checksum),
+            Work::Selfplay(u) => Some((u.weights_checksum, u.probcut_checksum)),
+            Work::Valuation(u) => Some((u.weights_checksum, u.probcut_checksum)),
+            Work::Solve(u) => Some((u.weights_checksum, u.probcut_checksum)),
+            Work::Match(..) => None,
         }
     }
 
@@ -264,29 +277,106 @@ impl Work {
             Work::Selfplay(u) => result::subject(u),
             Work::Valuation(u) => result_subject(u),
             Work::Solve(u) => result_subject(u),
+            Work::Match(u, _) => result_subject(u.as_ref()),
         }
     }
 
     /// Runs the unit on `threads` threads: the result message's bytes.
-    fn run(&self, model: Model, threads: usize) -> Result<Vec<u8>, String> {
+    fn run(&self, model: Option<Model>, threads: usize) -> Result<Vec<u8>, String> {
+        let model = || model.clone().ok_or("no model fetched for the unit");
         match self {
             Work::Selfplay(u) => {
-                let selfplay = SelfPlay::new(model, None, u.settings).map_err(|e| e.to_string())?;
+                let selfplay =
+                    SelfPlay::new(model()?, None, u.settings).map_err(|e| e.to_string())?;
                 let batch = selfplay
                     .play_batch(u.id, u.games, threads)
                     .map_err(|e| e.to_string())?;
                 Ok(batch.to_bytes())
             }
             Work::Valuation(u) => {
+                let model = model()?;
                 let valuations = u.run_on(model.eval, Some(model.probcut), threads);
                 Ok(valuation::result_to_bytes(u.key_value(), &valuations))
             }
             Work::Solve(u) => {
+                let model = model()?;
                 let reports = u.run(model.eval, Some(model.probcut), threads);
                 Ok(solve::result_to_bytes(u.key_value(), &reports))
             }
+            Work::Match(u, specs) => {
+                let specs = specs
+                    .as_ref()
+                    .ok_or("the match's engines were not resolved")?;
+                let limits = GameLimits {
+                    time: u.time,
+                    move_timeout: u.move_timeout,
+                    time_margin: u.time_margin,
+                };
+                let outcome = matches::play_one(
+                    specs,
+                    &u.opening,
+                    u.first_is_black(),
+                    &limits,
+                    u.start_timeout,
+                )
+                .map_err(|e| e.to_string())?;
+                Ok(match_game::result_to_bytes(u.key_value(), &outcome))
+            }
         }
     }
+}
+
+/// The engines of a match unit as this worker starts them: its own executable with the
+/// weights and ProbCut model the unit names (fetched by checksum), or a command it was given
+/// under the unit's name. Never a command from the message.
+async fn engines(
+    unit: &MatchUnit,
+    files: &mut Files,
+    opts: &WorkerOptions,
+) -> Result<[EngineSpec; 2], DistribError> {
+    let mut specs = Vec::with_capacity(2);
+    for side in &unit.sides {
+        let (command, protocol) = match &side.engine {
+            QueuedEngine::Wedge {
+                weights_checksum,
+                probcut_checksum,
+                hash_mb,
+            } => {
+                let (w, p) = files
+                    .model_files(*weights_checksum, *probcut_checksum)
+                    .await?;
+                let exe = std::env::current_exe().map_err(|source| DistribError::Io {
+                    path: PathBuf::from("the wedge executable"),
+                    source,
+                })?;
+                let quote = |p: &std::path::Path| format!("\"{}\"", p.display());
+                let command = format!(
+                    "{} --log warn --hash {hash_mb} --weights {} --probcut {} --no-book nboard",
+                    quote(&exe),
+                    quote(&w),
+                    quote(&p)
+                );
+                (command, matches::player::EngineProtocol::Nboard)
+            }
+            QueuedEngine::Named { name, protocol } => {
+                let Some((_, command)) = opts.engines.iter().find(|(n, _)| n == name) else {
+                    return Err(DistribError::Usage(format!(
+                        "engine {name:?} is not one of this worker's (start it with --engine {name}=COMMAND)"
+                    )));
+                };
+                (command.clone(), *protocol)
+            }
+        };
+        specs.push(EngineSpec {
+            command,
+            protocol,
+            depth: side.depth.map(u32::from),
+            name: side.display.clone(),
+        });
+    }
+    let second = specs.pop().expect("two sides");
+    let first = specs.pop().expect("two sides");
+    Ok([first, second])
 }
 
 /// Runs one message's unit, or refuses it.
@@ -316,9 +406,20 @@ async fn handle(
             return Ok(Outcome::Refused);
         }
     };
+    let mut work = work;
     let what = work.describe();
-    let (weights, probcut) = work.model();
-    let model = match files.model(weights, probcut).await {
+    let fetched = match work.model() {
+        Some((weights, probcut)) => files.model(weights, probcut).await.map(Some),
+        None => Ok(None),
+    };
+    let resolved = match (&mut work, fetched) {
+        (Work::Match(unit, specs), Ok(_)) => engines(unit, files, opts).await.map(|s| {
+            *specs = Some(Box::new(s));
+            None
+        }),
+        (_, fetched) => fetched,
+    };
+    let model = match resolved {
         Ok(m) => m,
         Err(e) => {
             eprintln!("wedge worker {name}: {what}: {e}; released for another try");
@@ -330,7 +431,7 @@ async fn handle(
         }
     };
     let doing = match work {
-        Work::Selfplay(_) => "playing",
+        Work::Selfplay(_) | Work::Match(..) => "playing",
         Work::Valuation(_) => "valuing",
         Work::Solve(_) => "solving",
     };
@@ -343,6 +444,7 @@ async fn handle(
         Work::Selfplay(u) => (u64::from(u.games), 0),
         Work::Valuation(u) => (0, u.items.len() as u64),
         Work::Solve(u) => (0, u.boards.len() as u64),
+        Work::Match(..) => (1, 0),
     };
     let mut task = tokio::task::spawn_blocking(move || work.run(model, threads));
     let mut tick = tokio::time::interval(ACK_WAIT / 3);

@@ -55,7 +55,7 @@ impl std::fmt::Display for Forfeit {
 }
 
 /// How a game ended.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum GameEnd {
     /// Played out: Black's final disc difference (empties to the winner).
     Finished { black_margin: i32 },
@@ -66,6 +66,7 @@ pub enum GameEnd {
 }
 
 /// A finished game: its record and how it ended.
+#[derive(Clone, Debug)]
 pub struct GameOutcome {
     pub record: GgfGame,
     pub end: GameEnd,

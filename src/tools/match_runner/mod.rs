@@ -95,6 +95,9 @@ pub enum MatchError {
     Start(#[from] StartError),
     #[error("internal: engine missing")]
     EngineMissing,
+    /// The queue the games were played on failed (the message names what).
+    #[error("queue: {0}")]
+    Queue(String),
     #[error("writing {}: {source}", path.display())]
     Write {
         path: PathBuf,
@@ -102,8 +105,8 @@ pub enum MatchError {
     },
 }
 
-/// A worker's message to the main thread.
-enum Event {
+/// A game source's message to the match: a game played, or why the match cannot go on.
+pub enum Event {
     Done {
         index: usize,
         first_is_black: bool,
@@ -112,19 +115,55 @@ enum Event {
     Fatal(MatchError),
 }
 
+/// Where the games of a match come from: `play(tx, stop)` plays games (in any order, game
+/// `i` from opening `i / 2` with the first engine Black when `i` is even) and sends each as an
+/// [`Event`] until all are played, `stop` is set, or sending fails.
+pub trait GameSource: Sync {
+    fn play(&self, cfg: &MatchConfig, tx: mpsc::Sender<Event>, stop: &AtomicBool);
+    /// Where the games are played, for the match's first line.
+    fn describe(&self, cfg: &MatchConfig) -> String {
+        format!("{} in parallel", cfg.concurrency.clamp(1, cfg.games.max(1)))
+    }
+}
+
+/// The games played here, `cfg.concurrency` at a time, each pair of engine processes kept
+/// for the next game.
+pub struct LocalGames;
+
+impl GameSource for LocalGames {
+    fn play(&self, cfg: &MatchConfig, tx: mpsc::Sender<Event>, stop: &AtomicBool) {
+        let next = AtomicUsize::new(0);
+        let ever_started = [AtomicBool::new(false), AtomicBool::new(false)];
+        let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let (next, ever_started) = (&next, &ever_started);
+                scope.spawn(move || worker(cfg, next, stop, ever_started, tx));
+            }
+        });
+    }
+}
+
 /// Plays the match, printing progress and the final table to `out`.
 pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, MatchError> {
+    run_match_from(cfg, &LocalGames, out)
+}
+
+/// Plays the match with the games of `source`, printing progress and the final table to `out`.
+pub fn run_match_from(
+    cfg: &MatchConfig,
+    source: &dyn GameSource,
+    out: &mut dyn Write,
+) -> Result<MatchSummary, MatchError> {
     if cfg.openings.is_empty() {
         return Err(MatchError::NoOpenings);
     }
     if let Some(s) = &cfg.sprt {
         s.validate()?;
     }
-    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let ever_started = [AtomicBool::new(false), AtomicBool::new(false)];
     let (tx, rx) = mpsc::channel::<Event>();
-    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
     let mut summary = MatchSummary {
         names: [display_name(&cfg.engines[0]), display_name(&cfg.engines[1])],
         tally: Tally::default(),
@@ -136,19 +175,15 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     let mut fatal = None;
     let _ = writeln!(
         out,
-        "match: {} games, {} openings, {} in parallel; GGF to {}",
+        "match: {} games, {} openings, {}; GGF to {}",
         cfg.games,
         cfg.openings.len(),
-        workers,
+        source.describe(cfg),
         cfg.out.display()
     );
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, stop, ever_started) = (&next, &stop, &ever_started);
-            scope.spawn(move || worker(cfg, next, stop, ever_started, tx));
-        }
-        drop(tx);
+        let stop = &stop;
+        scope.spawn(move || source.play(cfg, tx, stop));
         let mut records = BTreeMap::new();
         for event in rx {
             match event {
@@ -248,6 +283,36 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     }
     let _ = write!(out, "{}", report::final_table(&summary, cfg));
     Ok(summary)
+}
+
+/// One game between freshly started engines, both quit afterwards (a queue worker's game):
+/// `engines[0]` is Black when `first_is_black`. An engine that does not start is an error, not
+/// a forfeit: the game is not played.
+pub fn play_one(
+    engines: &[EngineSpec; 2],
+    opening: &Game,
+    first_is_black: bool,
+    limits: &GameLimits,
+    start_timeout: Duration,
+) -> Result<GameOutcome, StartError> {
+    let mut first = Player::start(&engines[0], start_timeout)?;
+    let mut second = match Player::start(&engines[1], start_timeout) {
+        Ok(p) => p,
+        Err(e) => {
+            first.quit();
+            return Err(e);
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let seats = if first_is_black {
+        [&mut first, &mut second]
+    } else {
+        [&mut second, &mut first]
+    };
+    let outcome = play_game(seats, opening, limits, &stop);
+    first.quit();
+    second.quit();
+    Ok(outcome)
 }
 
 fn display_name(spec: &EngineSpec) -> String {
