@@ -263,6 +263,7 @@ fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
         settings: wedge::train::selfplay::Settings::DEFAULT,
         weights_checksum: 0,
         probcut_checksum: 0,
+        wthor_checksum: 0,
     }
     .to_bytes();
     let mut damaged = real.clone();
@@ -875,6 +876,12 @@ fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer()
     );
     let solved: usize = logs.iter().map(|l| l.matches("positions in").count()).sum();
     assert_eq!(solved, 3, "{logs:?}");
+    let status = run_ok(&["queue", "status", "--queue", &server.url]);
+    assert!(
+        status.contains("0 results waiting for their coordinator, 3 kept for reruns")
+            && status.contains("  solve: 3"),
+        "{status}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1093,5 +1100,53 @@ fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn distributed_selfplay_from_wthor_lines_is_byte_identical() {
+    // Every game leaves a WTHOR line; the worker has no WTHOR files, only the lines the
+    // coordinator put in the object store.
+    let data = std::env::var_os("WEDGE_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")));
+    let wthor = data.join("wthor");
+    assert!(
+        wthor.is_dir(),
+        "no WTHOR games in {} (set WEDGE_DATA)",
+        wthor.display()
+    );
+    let dir = temp_dir("wthorq");
+    let args = |out: &Path| {
+        let mut a = sized_args(out, 2, 2, 8);
+        a.extend(["--wthor".into(), wthor.to_str().unwrap().into()]);
+        a.extend(["--wthor-ratio".into(), "1".into()]);
+        a
+    };
+    let expected = local_run_with(&dir, args(&dir.join("local")), 4);
+    let server = Server::start("wthorq");
+    let mut w = start_worker(&server.url, &dir, "t1");
+    let distributed = dir.join("distributed");
+    let out = wedge()
+        .args(args(&distributed))
+        .args(["--queue", &server.url])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("8 games played"), "{stdout}");
+    assert_eq!(
+        files(&distributed),
+        expected,
+        "distributed run differs from the local one"
+    );
+    terminate(&mut w, "worker t1");
+    let log = std::fs::read_to_string(dir.join("t1.log")).unwrap();
+    assert!(log.contains("stopped after 4 units (8 games"), "{log}");
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -53,11 +53,6 @@ pub async fn run_selfplay(
     plan: &RunPlan,
     quiet: bool,
 ) -> Result<RunSummary, DistribError> {
-    if selfplay.wthor.is_some() || selfplay.settings.wthor_per_mille != 0 {
-        return Err(DistribError::Usage(
-            "--wthor is not served over the queue yet: run it without --queue".into(),
-        ));
-    }
     let (mut summary, todo) = pending_batches(dir, selfplay, plan, quiet)?;
     let queue = setup::connect(url).await?;
     let max_payload = queue.client.server_info().max_payload;
@@ -72,7 +67,13 @@ pub async fn run_selfplay(
     let units = queue.units().await?;
     let results = queue.results().await?;
     queue.workers_consumer(&units).await?;
-    let uploaded = files::upload(&queue.files().await?, weights, &selfplay.model).await?;
+    let store = queue.files().await?;
+    let mut uploaded = files::upload(&store, weights, &selfplay.model).await?;
+    let lines = selfplay.wthor.as_ref();
+    if let Some(lines) = lines {
+        uploaded += usize::from(files::upload_lines(&store, lines).await?);
+    }
+    let wthor_checksum = lines.map_or(0, |l| l.checksum());
 
     let mut wanted: HashMap<String, Wanted> = HashMap::new();
     for (id, games, path) in todo {
@@ -82,6 +83,7 @@ pub async fn run_selfplay(
             settings: selfplay.settings,
             weights_checksum: selfplay.model.weights_checksum,
             probcut_checksum: selfplay.model.probcut_checksum,
+            wthor_checksum,
         };
         wanted.insert(unit.key(), Wanted { unit, path });
     }

@@ -52,6 +52,9 @@ pub enum ObjectError {
     ForeignBatch { index: u64, run_seed: u64 },
     #[error("{found} games, the unit asked for {expected}")]
     GameCount { found: usize, expected: u32 },
+    /// WTHOR lines that do not replay.
+    #[error("WTHOR lines: {0}")]
+    Lines(String),
 }
 
 /// Maps a client error to [`DistribError::Nats`] with what we were doing.

@@ -1,5 +1,6 @@
-//! Weights and ProbCut models travel through the JetStream object store, named by checksum
-//! (`weights-<hex>.wts`, `probcut-<hex>.txt`), so a worker machine needs only the binary. A
+//! Weights, ProbCut models and the WTHOR lines self-play games may leave travel through the
+//! JetStream object store, named by checksum (`weights-<hex>.wts`, `probcut-<hex>.txt`,
+//! `wthor-lines-<hex>.bin`), so a worker machine needs only the binary. A
 //! worker keeps what it fetched in a local cache directory and checks every file, fetched or
 //! cached, against the checksum the unit names before playing with it.
 
@@ -7,7 +8,7 @@ use super::error::{nats, DistribError, ObjectError};
 use crate::eval::Weights;
 use crate::framing::fnv1a64;
 use crate::search::ProbCutModel;
-use crate::train::selfplay::Model;
+use crate::train::selfplay::{Model, WthorLines};
 use async_nats::jetstream::object_store::ObjectStore;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,31 @@ pub fn weights_name(checksum: u64) -> String {
 /// The object name of the ProbCut model with `checksum`.
 pub fn probcut_name(checksum: u64) -> String {
     format!("probcut-{checksum:016x}.txt")
+}
+
+/// The object name of the WTHOR lines with `checksum`.
+pub fn wthor_name(checksum: u64) -> String {
+    format!("wthor-lines-{checksum:016x}.bin")
+}
+
+/// Uploads WTHOR lines (none when empty); whether the object was new.
+pub async fn upload_lines(store: &ObjectStore, lines: &WthorLines) -> Result<bool, DistribError> {
+    if lines.is_empty() {
+        return Ok(false);
+    }
+    put_once(store, &wthor_name(lines.checksum()), lines.to_bytes()).await
+}
+
+/// The lines in `bytes` if they replay and their checksum is `checksum`.
+fn check_lines(bytes: &[u8], checksum: u64) -> Result<WthorLines, ObjectError> {
+    let computed = fnv1a64(bytes);
+    if computed != checksum {
+        return Err(ObjectError::Checksum {
+            found: computed,
+            expected: checksum,
+        });
+    }
+    WthorLines::from_bytes(bytes).map_err(ObjectError::Lines)
 }
 
 /// Stores `bytes` as `name` unless an object of that name is there (names are checksums).
@@ -104,6 +130,7 @@ pub struct Files {
     store: ObjectStore,
     cache: PathBuf,
     models: HashMap<(u64, u64), Model>,
+    lines: HashMap<u64, WthorLines>,
 }
 
 impl Files {
@@ -112,6 +139,7 @@ impl Files {
             store,
             cache,
             models: HashMap::new(),
+            lines: HashMap::new(),
         }
     }
 
@@ -177,6 +205,18 @@ impl Files {
 }
 
 impl Files {
+    /// The WTHOR lines with `checksum`, fetched (or taken from the cache) and replayed.
+    pub async fn wthor(&mut self, checksum: u64) -> Result<WthorLines, DistribError> {
+        if let Some(lines) = self.lines.get(&checksum) {
+            return Ok(lines.clone());
+        }
+        let lines = self
+            .bytes(&wthor_name(checksum), |b| check_lines(b, checksum))
+            .await?;
+        self.lines.insert(checksum, lines.clone());
+        Ok(lines)
+    }
+
     /// The cached files of the model with these checksums (fetched and verified first): the
     /// weights and the ProbCut model, for an engine process started with them.
     pub async fn model_files(

@@ -59,6 +59,7 @@ mod tests {
             settings: Settings::DEFAULT,
             weights_checksum: 1,
             probcut_checksum: 2,
+            wthor_checksum: 0,
         };
         let s = subject(&unit);
         assert_eq!(key_of_subject(&s), Some(unit.key().as_str()));

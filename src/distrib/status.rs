@@ -1,4 +1,4 @@
-//! `wedge queue status`: the streams (units pending, results waiting), the workers' consumer
+//! `wedge queue status`: the streams (units pending and results, by kind), the workers' consumer
 //! (units under way, redeliveries), the files in the object store and the workers whose
 //! heartbeats have not expired.
 
@@ -7,7 +7,26 @@ use super::setup::{
     self, FILES_BUCKET, RESULTS_STREAM, UNITS_STREAM, WORKERS_CONSUMER, WORKERS_PREFIX,
 };
 use futures_util::StreamExt;
+use std::collections::BTreeMap;
 use std::fmt::Write;
+
+/// Messages of a stream by kind, the subject's third token (`wedge.units.solve.<key>`).
+async fn by_kind(
+    stream: &mut async_nats::jetstream::stream::Stream,
+    filter: &str,
+) -> Result<BTreeMap<String, u64>, DistribError> {
+    let mut kinds = BTreeMap::new();
+    let mut subjects = stream
+        .info_with_subjects(filter)
+        .await
+        .map_err(nats("listing a stream's subjects"))?;
+    while let Some(entry) = subjects.next().await {
+        let (subject, n) = entry.map_err(nats("listing a stream's subjects"))?;
+        let kind = subject.split('.').nth(2).unwrap_or("other").to_string();
+        *kinds.entry(kind).or_insert(0) += n as u64;
+    }
+    Ok(kinds)
+}
 
 /// The status of the queue at `url`, as text (creating the streams when missing).
 pub async fn status(url: &str) -> Result<String, DistribError> {
@@ -38,16 +57,25 @@ pub async fn status(url: &str) -> Result<String, DistribError> {
         "stream {UNITS_STREAM}: {} units queued ({} bytes)",
         units_info.state.messages, units_info.state.bytes
     );
+    for (kind, n) in by_kind(&mut units, "wedge.units.>").await? {
+        let _ = writeln!(out, "  {kind}: {n}");
+    }
     let _ = writeln!(
         out,
         "consumer {WORKERS_CONSUMER}: {} units waiting, {} under way, {} redelivered",
         consumer_info.num_pending, consumer_info.num_ack_pending, consumer_info.num_redelivered
     );
+    let results_by_kind = by_kind(&mut results, "wedge.results.>").await?;
+    let waiting = results_by_kind.get("selfplay").copied().unwrap_or(0);
     let _ = writeln!(
         out,
-        "stream {RESULTS_STREAM}: {} results waiting for their coordinator ({} bytes)",
-        results_info.state.messages, results_info.state.bytes
+        "stream {RESULTS_STREAM}: {waiting} results waiting for their coordinator, {} kept for reruns ({} bytes)",
+        results_info.state.messages.saturating_sub(waiting),
+        results_info.state.bytes
     );
+    for (kind, n) in results_by_kind {
+        let _ = writeln!(out, "  {kind}: {n}");
+    }
     let files = queue.files().await?;
     let mut names = Vec::new();
     let mut list = files

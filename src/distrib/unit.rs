@@ -1,5 +1,6 @@
 //! The work unit message: one self-play batch (run seed, batch index, game count), the settings
-//! it is played with and the checksums of the weights and ProbCut model, in a small versioned,
+//! it is played with and the checksums of the weights, the ProbCut model and the WTHOR lines its
+//! games may start from, in a small versioned,
 //! checksummed binary message. The batch is a pure function of these, so a unit can be played
 //! by any worker, any number of times, with the same bytes as the result.
 
@@ -8,13 +9,13 @@ use crate::train::selfplay::{BatchId, Settings};
 
 /// The message's first bytes.
 pub const MAGIC: [u8; 8] = *b"WEDGEWU1";
-/// The message format; a worker refuses other versions.
-pub const VERSION: u32 = 1;
+/// The message format; a worker refuses other versions. (2: the WTHOR lines' checksum.)
+pub const VERSION: u32 = 2;
 /// The kind byte of a self-play unit (book, solve and match units will get others).
 const KIND_SELFPLAY: u8 = 1;
-/// Bytes of an encoded self-play unit: magic, version, kind, seed, index, games, two
+/// Bytes of an encoded self-play unit: magic, version, kind, seed, index, games, three
 /// checksums, the settings (5 bytes, u16, u32), trailer.
-pub const LEN: usize = 8 + 4 + 1 + 8 + 8 + 4 + 8 + 8 + 5 + 2 + 4 + 8;
+pub const LEN: usize = 8 + 4 + 1 + 8 + 8 + 4 + 8 + 8 + 8 + 5 + 2 + 4 + 8;
 
 /// One self-play batch to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +28,8 @@ pub struct SelfplayUnit {
     pub weights_checksum: u64,
     /// The ProbCut model's checksum (`Model::probcut_checksum`).
     pub probcut_checksum: u64,
+    /// The checksum of the WTHOR lines games may leave (`WthorLines::checksum`); 0 for none.
+    pub wthor_checksum: u64,
 }
 
 /// Why a message is not a unit we can play.
@@ -59,6 +62,7 @@ impl SelfplayUnit {
         w.u32(self.games);
         w.u64(self.weights_checksum);
         w.u64(self.probcut_checksum);
+        w.u64(self.wthor_checksum);
         for b in s.byte_fields() {
             w.u8(b);
         }
@@ -100,6 +104,7 @@ impl SelfplayUnit {
         let games = r.u32().map_err(truncated)?;
         let weights_checksum = r.u64().map_err(truncated)?;
         let probcut_checksum = r.u64().map_err(truncated)?;
+        let wthor_checksum = r.u64().map_err(truncated)?;
         let bytes = r.array().map_err(truncated)?;
         let settings = Settings::from_fields(
             bytes,
@@ -108,11 +113,6 @@ impl SelfplayUnit {
         );
         if let Some(problem) = settings.problem() {
             return Err(UnitError::Settings(problem));
-        }
-        if settings.wthor_per_mille != 0 {
-            return Err(UnitError::Settings(
-                "WTHOR starts (not served over the queue yet)".into(),
-            ));
         }
         if games == 0 {
             return Err(UnitError::NoGames);
@@ -123,6 +123,7 @@ impl SelfplayUnit {
             settings,
             weights_checksum,
             probcut_checksum,
+            wthor_checksum,
         })
     }
 
@@ -152,6 +153,7 @@ mod tests {
             settings: Settings::DEFAULT,
             weights_checksum: 0x1234_5678_9abc_def0,
             probcut_checksum: 42,
+            wthor_checksum: 9,
         }
     }
 

@@ -16,7 +16,7 @@ use super::solve::{self, SolveUnit};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
 use crate::tools::match_runner::{self as matches, game::GameLimits, player::EngineSpec};
-use crate::train::selfplay::{Model, SelfPlay};
+use crate::train::selfplay::{Model, SelfPlay, WthorLines};
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
 use std::path::PathBuf;
@@ -222,7 +222,8 @@ enum NotAUnit {
 
 /// A unit taken from the queue.
 enum Work {
-    Selfplay(SelfplayUnit),
+    /// A self-play batch, with the WTHOR lines its games may leave when it names some.
+    Selfplay(SelfplayUnit, Option<WthorLines>),
     Valuation(ValuationUnit),
     Solve(SolveUnit),
     /// A match game, with the two engines it names as this worker starts them.
@@ -239,13 +240,13 @@ impl Work {
         } else if bytes.starts_with(&match_game::MAGIC) {
             Ok(Work::Match(Box::new(MatchUnit::from_bytes(bytes)?), None))
         } else {
-            Ok(Work::Selfplay(SelfplayUnit::from_bytes(bytes)?))
+            Ok(Work::Selfplay(SelfplayUnit::from_bytes(bytes)?, None))
         }
     }
 
     fn describe(&self) -> String {
         match self {
-            Work::Selfplay(u) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
+            Work::Selfplay(u, _) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
             Work::Valuation(u) => format!("valuation {}", u.key()),
             Work::Solve(u) => format!("solve {}", u.key()),
             Work::Match(u, _) => format!("match game {} ({})", u.game + 1, u.key()),
@@ -254,7 +255,7 @@ impl Work {
 
     fn size(&self) -> String {
         match self {
-            Work::Selfplay(u) => format!("{} games", u.games),
+            Work::Selfplay(u, _) => format!("{} games", u.games),
             Work::Valuation(u) => format!("{} positions", u.items.len()),
             Work::Solve(u) => format!("{} positions", u.boards.len()),
             Work::Match(..) => "1 game".into(),
@@ -265,7 +266,7 @@ impl Work {
     /// match game: its engines are processes of their own).
     fn model(&self) -> Option<(u64, u64)> {
         match self {
-            Work::Selfplay(u) => Some((u.weights_checksum, u.probcut_checksum)),
+            Work::Selfplay(u, _) => Some((u.weights_checksum, u.probcut_checksum)),
             Work::Valuation(u) => Some((u.weights_checksum, u.probcut_checksum)),
             Work::Solve(u) => Some((u.weights_checksum, u.probcut_checksum)),
             Work::Match(..) => None,
@@ -274,7 +275,7 @@ impl Work {
 
     fn result_subject(&self) -> String {
         match self {
-            Work::Selfplay(u) => result::subject(u),
+            Work::Selfplay(u, _) => result::subject(u),
             Work::Valuation(u) => result_subject(u),
             Work::Solve(u) => result_subject(u),
             Work::Match(u, _) => result_subject(u.as_ref()),
@@ -285,9 +286,9 @@ impl Work {
     fn run(&self, model: Option<Model>, threads: usize) -> Result<Vec<u8>, String> {
         let model = || model.clone().ok_or("no model fetched for the unit");
         match self {
-            Work::Selfplay(u) => {
-                let selfplay =
-                    SelfPlay::new(model()?, None, u.settings).map_err(|e| e.to_string())?;
+            Work::Selfplay(u, lines) => {
+                let selfplay = SelfPlay::new(model()?, lines.clone(), u.settings)
+                    .map_err(|e| e.to_string())?;
                 let batch = selfplay
                     .play_batch(u.id, u.games, threads)
                     .map_err(|e| e.to_string())?;
@@ -417,6 +418,12 @@ async fn handle(
             *specs = Some(Box::new(s));
             None
         }),
+        (Work::Selfplay(unit, lines), Ok(model)) if unit.wthor_checksum != 0 => {
+            files.wthor(unit.wthor_checksum).await.map(|l| {
+                *lines = Some(l);
+                model
+            })
+        }
         (_, fetched) => fetched,
     };
     let model = match resolved {
@@ -431,7 +438,7 @@ async fn handle(
         }
     };
     let doing = match work {
-        Work::Selfplay(_) | Work::Match(..) => "playing",
+        Work::Selfplay(..) | Work::Match(..) => "playing",
         Work::Valuation(_) => "valuing",
         Work::Solve(_) => "solving",
     };
@@ -441,7 +448,7 @@ async fn handle(
     let start = Instant::now();
     let (subject, size) = (work.result_subject(), work.size());
     let counts = match &work {
-        Work::Selfplay(u) => (u64::from(u.games), 0),
+        Work::Selfplay(u, _) => (u64::from(u.games), 0),
         Work::Valuation(u) => (0, u.items.len() as u64),
         Work::Solve(u) => (0, u.boards.len() as u64),
         Work::Match(..) => (1, 0),

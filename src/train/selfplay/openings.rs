@@ -89,6 +89,45 @@ impl WthorLines {
         }
     }
 
+    /// The lines as bytes: each line's length, then its move bytes, back to back (what
+    /// [`WthorLines::checksum`] is the checksum of; how a queue sends them to its workers).
+    pub fn to_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Lines from [`WthorLines::to_bytes`]' bytes, each replayed from the standard start;
+    /// `Err` names the first line that is cut short or has an illegal move.
+    pub fn from_bytes(bytes: &[u8]) -> Result<WthorLines, String> {
+        let mut out = WthorLines::default();
+        let mut at = 0;
+        while at < bytes.len() {
+            let line = out.starts.len();
+            let len = usize::from(bytes[at]);
+            let Some(moves) = bytes.get(at + 1..at + 1 + len) else {
+                return Err(format!("line {line} is cut short"));
+            };
+            let mut board = Board::START;
+            for (ply, &b) in moves.iter().enumerate() {
+                let legal = match byte_move(b) {
+                    Some(Move::Pass) => board.legal_moves() == 0,
+                    Some(Move::Play(sq)) => board.legal_moves() & sq.bit() != 0,
+                    None => false,
+                };
+                if !legal {
+                    return Err(format!(
+                        "line {line}, ply {}: byte {b} is no legal move",
+                        ply + 1
+                    ));
+                }
+                board = play(&board, byte_move(b).expect("checked"));
+            }
+            out.starts.push(at);
+            at += 1 + len;
+        }
+        out.bytes = bytes.to_vec();
+        Ok(out)
+    }
+
     /// Line `i`'s moves.
     fn line(&self, i: usize) -> impl Iterator<Item = Move> + '_ {
         let start = self.starts[i];
