@@ -150,6 +150,28 @@ fn start_worker(url: &str, dir: &Path, name: &str) -> Child {
         .expect("start a worker")
 }
 
+/// Kills `worker` (SIGKILL) as soon as its log `dir/<name>.log` says `started`, and checks it
+/// had not said `finished` yet: the kill landed in the middle of that unit.
+fn kill_mid_unit(worker: &mut Child, dir: &Path, name: &str, started: &str, finished: &str) {
+    let start = Instant::now();
+    let log = || std::fs::read_to_string(dir.join(format!("{name}.log"))).unwrap_or_default();
+    while !log().contains(started) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{name} never started a unit: {}",
+            log()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert!(
+        !log().contains(finished),
+        "{name} finished its unit before the kill: {}",
+        log()
+    );
+}
+
 /// Waits for the coordinator to succeed within `limit`; returns what it printed.
 fn finish_coordinator(coordinator: &mut Child, limit: Duration) -> String {
     let status = wait_for(coordinator, limit, "the coordinator");
@@ -441,24 +463,7 @@ fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    // Kill the worker as soon as it says it is playing the batch.
-    let start = Instant::now();
-    let w1_log = || std::fs::read_to_string(dir.join("w1.log")).unwrap_or_default();
-    while !w1_log().contains("playing batch 0") {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "w1 never played: {}",
-            w1_log()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    w1.kill().unwrap();
-    w1.wait().unwrap();
-    assert!(
-        !w1_log().contains("games in"),
-        "w1 finished before the kill: {}",
-        w1_log()
-    );
+    kill_mid_unit(&mut w1, &dir, "w1", "playing batch 0", "games in");
     // Its unit is redelivered to the next worker once its acknowledgement time runs out.
     let mut w2 = start_worker(&url, &dir, "w2");
     let out = finish_coordinator(&mut coordinator, Duration::from_secs(600));
@@ -620,6 +625,38 @@ fn start_book(dir: &Path, range: std::ops::Range<usize>) {
     ]);
 }
 
+/// A book expansion run twice from `dir/start.book` (openings `range`, see [`start_book`]):
+/// here it is run at once into `dir/local.book`; the returned arguments run it on the queue at
+/// `url` into `dir/queue.book`.
+fn book_expansions(
+    dir: &Path,
+    range: std::ops::Range<usize>,
+    expand: &[&str],
+    url: &str,
+) -> Vec<String> {
+    start_book(dir, range);
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for name in ["local.book", "queue.book"] {
+        std::fs::copy(dir.join("start.book"), dir.join(name)).unwrap();
+    }
+    let head = |book: &str| ["--threads", "1", "book", "expand", "--book", book].map(String::from);
+    let expand: Vec<String> = expand.iter().map(|s| s.to_string()).collect();
+    let local: Vec<String> = [&head(&p("local.book"))[..], &expand[..]].concat();
+    run_ok(&local.iter().map(String::as_str).collect::<Vec<_>>());
+    let queue = ["--queue".to_string(), url.to_string()];
+    [&head(&p("queue.book"))[..], &expand[..], &queue[..]].concat()
+}
+
+/// Checks `dir/queue.book` is `dir/local.book`, entry for entry.
+fn assert_same_books(dir: &Path) {
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for (book, text) in [("local.book", "local.txt"), ("queue.book", "queue.txt")] {
+        run_ok(&["book", "export", "--book", &p(book), "--text", &p(text)]);
+    }
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("queue.txt"), read("local.txt"));
+}
+
 #[test]
 fn a_book_expansion_on_two_workers_makes_the_local_book_and_a_rerun_takes_its_answers_back() {
     let server = Server::start("bookq");
@@ -677,11 +714,6 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
     // takes those answers back and ends with the local run's book.
     let server = Server::start("bookr");
     let dir = temp_dir("bookr");
-    start_book(&dir, 16..28);
-    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
-    for name in ["local.book", "queue.book"] {
-        std::fs::copy(dir.join("start.book"), dir.join(name)).unwrap();
-    }
     let expand = [
         "--budget",
         "24",
@@ -692,21 +724,7 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
         "--save-every",
         "0",
     ];
-    let local = p("local.book");
-    run_ok(
-        &[
-            &["--threads", "1", "book", "expand", "--book", &local][..],
-            &expand[..],
-        ]
-        .concat(),
-    );
-    let queue_book = p("queue.book");
-    let args = [
-        &["--threads", "1", "book", "expand", "--book", &queue_book][..],
-        &expand[..],
-        &["--queue", &server.url][..],
-    ]
-    .concat();
+    let args = book_expansions(&dir, 16..28, &expand, &server.url);
     let mut first = wedge()
         .args(&args)
         .stdout(Stdio::null())
@@ -751,14 +769,10 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let out = run_ok(&args);
+    let out = run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
     terminate(&mut w, "worker r1");
     assert!(!out.contains(" 0 answered by an earlier run"), "{out}");
-    for (book, text) in [(&local, "local.txt"), (&queue_book, "queue.txt")] {
-        run_ok(&["book", "export", "--book", book, "--text", &p(text)]);
-    }
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-    assert_eq!(read("queue.txt"), read("local.txt"));
+    assert_same_books(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -789,7 +803,7 @@ fn without_times(table: &str) -> Vec<String> {
 
 #[test]
 fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer() {
-    use wedge::distrib::exchange::result_subject;
+    use wedge::distrib::exchange::{result_subject, KeyedUnit};
     use wedge::distrib::solve::{SolveSearch, SolveUnit};
 
     let server = Server::start("solveq");
@@ -891,27 +905,8 @@ fn a_book_expansion_survives_a_worker_killed_mid_unit() {
     // to the next worker once its acknowledgement time runs out, and the book is the local one.
     let server = Server::start("bookk");
     let dir = temp_dir("bookk");
-    start_book(&dir, 28..34);
-    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
-    for name in ["local.book", "queue.book"] {
-        std::fs::copy(dir.join("start.book"), dir.join(name)).unwrap();
-    }
     let expand = ["--budget", "8", "--depth", "10", "--batch", "8"];
-    let local = p("local.book");
-    run_ok(
-        &[
-            &["--threads", "1", "book", "expand", "--book", &local][..],
-            &expand[..],
-        ]
-        .concat(),
-    );
-    let queue_book = p("queue.book");
-    let args = [
-        &["--threads", "1", "book", "expand", "--book", &queue_book][..],
-        &expand[..],
-        &["--queue", &server.url][..],
-    ]
-    .concat();
+    let args = book_expansions(&dir, 28..34, &expand, &server.url);
     let mut w1 = start_worker(&server.url, &dir, "k1");
     let mut coordinator = wedge()
         .args(&args)
@@ -919,32 +914,12 @@ fn a_book_expansion_survives_a_worker_killed_mid_unit() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let log = || std::fs::read_to_string(dir.join("k1.log")).unwrap_or_default();
-    while !log().contains("valuing valuation") {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "k1 never valued: {}",
-            log()
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    w1.kill().unwrap();
-    w1.wait().unwrap();
-    assert!(
-        !log().contains("positions in"),
-        "k1 finished a unit before the kill: {}",
-        log()
-    );
+    kill_mid_unit(&mut w1, &dir, "k1", "valuing valuation", "positions in");
     let mut w2 = start_worker(&server.url, &dir, "k2");
     let out = finish_coordinator(&mut coordinator, Duration::from_secs(600));
     assert!(out.contains("0 results refused"), "{out}");
     terminate(&mut w2, "worker k2");
-    for (book, text) in [(&local, "local.txt"), (&queue_book, "queue.txt")] {
-        run_ok(&["book", "export", "--book", book, "--text", &p(text)]);
-    }
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-    assert_eq!(read("queue.txt"), read("local.txt"));
+    assert_same_books(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -24,8 +24,16 @@ pub trait KeyedUnit {
     const RESULTS_PREFIX: &'static str;
 
     fn to_bytes(&self) -> Vec<u8>;
-    /// The unit's identity, in hexadecimal.
-    fn key(&self) -> String;
+
+    /// The unit's identity: a checksum of its bytes.
+    fn key_value(&self) -> u64 {
+        crate::framing::fnv1a64(&self.to_bytes())
+    }
+
+    /// [`KeyedUnit::key_value`] in hexadecimal (subjects, message ids, logs).
+    fn key(&self) -> String {
+        format!("{:016x}", self.key_value())
+    }
     /// The answer in a result message, checked against the unit.
     fn answer(&self, bytes: &[u8]) -> Result<Self::Answer, Self::Error>;
 }

@@ -8,7 +8,7 @@ use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, read_board, truncated, MessageError};
 use crate::board::{Move, Square};
 use crate::formats::{format_ggf, parse_ggf, Clock, Color, Game, Position};
-use crate::framing::{fnv1a64, Reader, Writer};
+use crate::framing::{Reader, Writer};
 use crate::tools::match_runner::game::{black_margin, Forfeit, GameEnd, GameOutcome};
 use crate::tools::match_runner::player::{EngineProtocol, MatchTimeControl};
 use crate::train::selfplay::record::PASS_BYTE;
@@ -268,16 +268,6 @@ impl MatchUnit {
         })
     }
 
-    /// The unit's identity: a checksum of its bytes.
-    pub fn key_value(&self) -> u64 {
-        fnv1a64(&self.to_bytes())
-    }
-
-    /// [`MatchUnit::key_value`] in hexadecimal.
-    pub fn key(&self) -> String {
-        format!("{:016x}", self.key_value())
-    }
-
     /// Whether the first side plays Black.
     pub fn first_is_black(&self) -> bool {
         self.game.is_multiple_of(2)
@@ -293,10 +283,6 @@ impl KeyedUnit for MatchUnit {
 
     fn to_bytes(&self) -> Vec<u8> {
         MatchUnit::to_bytes(self)
-    }
-
-    fn key(&self) -> String {
-        MatchUnit::key(self)
     }
 
     fn answer(&self, bytes: &[u8]) -> Result<GameOutcome, MessageError> {

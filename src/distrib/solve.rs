@@ -8,7 +8,7 @@ use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, read_board, truncated, MessageError};
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
-use crate::framing::{fnv1a64, Reader, Writer};
+use crate::framing::{Reader, Writer};
 use crate::search::{Limits, ProbCutModel, Report, Searcher, Selectivity, SolveMode};
 use crate::train::selfplay::record::PASS_BYTE;
 use std::sync::atomic::AtomicBool;
@@ -150,16 +150,6 @@ impl SolveUnit {
         })
     }
 
-    /// The unit's identity: a checksum of its bytes.
-    pub fn key_value(&self) -> u64 {
-        fnv1a64(&self.to_bytes())
-    }
-
-    /// [`SolveUnit::key_value`] in hexadecimal (subjects, message ids, logs).
-    pub fn key(&self) -> String {
-        format!("{:016x}", self.key_value())
-    }
-
     /// Searches every position with `eval` (and `probcut`) on `threads` threads, one after
     /// another, each from an empty table.
     pub fn run<E: Evaluator>(
@@ -193,10 +183,6 @@ impl KeyedUnit for SolveUnit {
 
     fn to_bytes(&self) -> Vec<u8> {
         SolveUnit::to_bytes(self)
-    }
-
-    fn key(&self) -> String {
-        SolveUnit::key(self)
     }
 
     fn answer(&self, bytes: &[u8]) -> Result<Vec<Report>, MessageError> {

@@ -157,16 +157,6 @@ impl ValuationUnit {
         })
     }
 
-    /// The unit's identity: a checksum of its bytes.
-    pub fn key_value(&self) -> u64 {
-        fnv1a64(&self.to_bytes())
-    }
-
-    /// [`ValuationUnit::key_value`] in hexadecimal (subjects, message ids, logs).
-    pub fn key(&self) -> String {
-        format!("{:016x}", self.key_value())
-    }
-
     /// Values every position with `eval` (and `probcut`, when the unit names one): one search
     /// each from an empty table, on the calling thread.
     pub fn run<E: Evaluator>(
@@ -209,10 +199,6 @@ impl super::exchange::KeyedUnit for ValuationUnit {
 
     fn to_bytes(&self) -> Vec<u8> {
         ValuationUnit::to_bytes(self)
-    }
-
-    fn key(&self) -> String {
-        ValuationUnit::key(self)
     }
 
     fn answer(&self, bytes: &[u8]) -> Result<Self::Answer, MessageError> {

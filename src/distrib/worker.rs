@@ -6,7 +6,7 @@
 //! worker exits; a second signal releases the unit (nak) at once.
 
 use super::error::{nats, DistribError};
-use super::exchange::result_subject;
+use super::exchange::{result_subject, KeyedUnit};
 use super::files::Files;
 use super::match_game::{self, MatchUnit, QueuedEngine};
 use super::message::MessageError;
