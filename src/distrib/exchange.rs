@@ -10,7 +10,7 @@ use super::setup::Queue;
 use async_nats::jetstream::consumer;
 use futures_util::StreamExt;
 use std::collections::HashMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A unit whose answer is a function of its bytes alone.
 pub trait KeyedUnit {
@@ -106,7 +106,9 @@ pub async fn answers<U: KeyedUnit>(
         counts.units += 1;
         pending.insert(unit.key(), i);
     }
-    let mut quiet = Duration::ZERO;
+    let started = Instant::now();
+    let queued = pending.len();
+    let mut last_word = Instant::now();
     while !pending.is_empty() {
         if stop() {
             let stream = queue.units().await?;
@@ -116,31 +118,30 @@ pub async fn answers<U: KeyedUnit>(
             }
             break;
         }
+        if last_word.elapsed() >= PROGRESS_EVERY {
+            let done = queued - pending.len();
+            eprintln!(
+                "{command}: {}",
+                progress_line(
+                    done,
+                    queued,
+                    started.elapsed(),
+                    workers_seen(queue).await,
+                    &queue.url
+                )
+            );
+            last_word = Instant::now();
+        }
         let next = tokio::time::timeout(Duration::from_secs(1), messages.next()).await;
         let message = match next {
-            Err(_) => {
-                quiet += Duration::from_secs(1);
-                if quiet.as_secs().is_multiple_of(30) {
-                    eprintln!(
-                        "{command}: waiting for {} of {} {} units (is a `wedge worker --queue {}` running?)",
-                        pending.len(),
-                        units.len(),
-                        U::KIND,
-                        queue.url
-                    );
-                }
-                continue;
-            }
+            Err(_) => continue,
             Ok(None) => {
                 return Err(DistribError::Nats {
                     what: "following the results".into(),
                     message: "the stream ended".into(),
                 })
             }
-            Ok(Some(m)) => {
-                quiet = Duration::ZERO;
-                m.map_err(nats("following the results"))?
-            }
+            Ok(Some(m)) => m.map_err(nats("following the results"))?,
         };
         let Some(key) = message.subject.strip_prefix(U::RESULTS_PREFIX) else {
             continue;
@@ -171,6 +172,42 @@ pub async fn answers<U: KeyedUnit>(
         }
     }
     Ok(got)
+}
+
+/// How often a coordinator says how far its units are.
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
+/// `done` of `total` units answered after `elapsed`: the rate, the time left at that rate and
+/// the workers seen.
+fn progress_line(
+    done: usize,
+    total: usize,
+    elapsed: Duration,
+    workers: Option<usize>,
+    url: &str,
+) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-3);
+    let rate = done as f64 / secs;
+    let eta = if done == 0 {
+        "unknown".to_string()
+    } else {
+        format!("{:.0} s", (total - done) as f64 / rate)
+    };
+    let workers = match workers {
+        Some(0) => {
+            format!("no worker seen in the last minute (start `wedge worker --queue {url}`)")
+        }
+        Some(n) => format!("{n} workers seen"),
+        None => "workers unknown".into(),
+    };
+    format!("{done} of {total} units answered ({rate:.2} a second, {eta} left), {workers}")
+}
+
+/// The workers whose heartbeats have not expired, if the server says.
+async fn workers_seen(queue: &Queue) -> Option<usize> {
+    let mut stream = queue.workers().await.ok()?;
+    let info = stream.info().await.ok()?;
+    Some(info.state.subjects_count as usize)
 }
 
 fn refuse<U: KeyedUnit>(
@@ -217,4 +254,22 @@ async fn publish<U: KeyedUnit>(queue: &Queue, unit: &U, id: &str) -> Result<(), 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_progress_line_gives_the_rate_the_time_left_and_the_workers() {
+        assert_eq!(
+            progress_line(10, 40, Duration::from_secs(20), Some(3), "nats://h:1"),
+            "10 of 40 units answered (0.50 a second, 60 s left), 3 workers seen"
+        );
+        assert_eq!(
+            progress_line(0, 4, Duration::from_secs(30), Some(0), "nats://h:1"),
+            "0 of 4 units answered (0.00 a second, unknown left), no worker seen in the last \
+             minute (start `wedge worker --queue nats://h:1`)"
+        );
+    }
 }
