@@ -27,7 +27,11 @@ match() { # name, opponent command, extra match arguments...
 if [ -x "$OPPONENTS/ntest-nboard" ]; then
   found=1
   for d in $DEPTHS; do match ntest "$OPPONENTS/ntest-nboard" --depth "$d"; done
-  for c in $CLOCKS; do match ntest-clock "$OPPONENTS/ntest-nboard-clock" --clock "$c"; done
+  # On a clock, NTest as built reads its opponent's clock; scripts/ntest-own-clock.sh builds
+  # one that reads its own (docs/strength.md), used when present.
+  clock_ntest="$OPPONENTS/ntest-nboard-clock"
+  [ -x "$OPPONENTS/ntest-nboard-clock-own" ] && clock_ntest="$OPPONENTS/ntest-nboard-clock-own"
+  for c in $CLOCKS; do match ntest-clock "$clock_ntest" --clock "$c"; done
 fi
 if [ -x "$OPPONENTS/zebra-nboard" ]; then
   found=1

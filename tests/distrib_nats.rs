@@ -905,7 +905,7 @@ fn a_book_expansion_survives_a_worker_killed_mid_unit() {
     // to the next worker once its acknowledgement time runs out, and the book is the local one.
     let server = Server::start("bookk");
     let dir = temp_dir("bookk");
-    let expand = ["--budget", "8", "--depth", "10", "--batch", "8"];
+    let expand = ["--budget", "8", "--depth", "12", "--batch", "8"];
     let args = book_expansions(&dir, 28..34, &expand, &server.url);
     let mut w1 = start_worker(&server.url, &dir, "k1");
     let mut coordinator = wedge()

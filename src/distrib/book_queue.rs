@@ -14,8 +14,10 @@ use crate::eval::Weights;
 use crate::search::Selectivity;
 use crate::train::selfplay::Model;
 
-/// Positions per valuation unit.
-pub const POSITIONS_PER_UNIT: usize = 4;
+/// Positions per valuation unit: one, so that the few positions of an empties level spread over
+/// all workers (measured: two workers 1.63-1.66x the in-process speed with four a unit, 1.80x
+/// with one; docs/distributed.md).
+pub const POSITIONS_PER_UNIT: usize = 1;
 
 /// A [`LevelValuer`] whose valuations are made by the workers of a queue.
 pub struct QueueValuer {
