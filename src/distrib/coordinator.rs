@@ -185,8 +185,13 @@ pub async fn run_selfplay(
         let message = match next {
             Err(_) => {
                 if !quiet {
+                    let workers = super::exchange::workers_seen(&queue)
+                        .await
+                        .map_or("workers unknown".to_string(), |n| {
+                            format!("{n} workers seen in the last minute")
+                        });
                     progress.println(&format!(
-                        "waiting for {} batches (is a `wedge worker --queue {url}` running?)",
+                        "waiting for {} batches; {workers} (is a `wedge worker --queue {url}` running?)",
                         wanted.len()
                     ));
                 }

@@ -204,7 +204,7 @@ fn progress_line(
 }
 
 /// The workers whose heartbeats have not expired, if the server says.
-async fn workers_seen(queue: &Queue) -> Option<usize> {
+pub(crate) async fn workers_seen(queue: &Queue) -> Option<usize> {
     let mut stream = queue.workers().await.ok()?;
     let info = stream.info().await.ok()?;
     Some(info.state.subjects_count as usize)
