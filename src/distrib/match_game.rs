@@ -5,7 +5,7 @@
 //! --engine NAME=COMMAND`).
 
 use super::exchange::KeyedUnit;
-use super::message::{finished, invalid, open, read_board, truncated, MessageError};
+use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
 use crate::board::{Move, Square};
 use crate::formats::{format_ggf, parse_ggf, Clock, Color, Game, Position};
 use crate::framing::{Reader, Writer};
@@ -329,15 +329,8 @@ fn floor_char(text: &str, max: usize) -> usize {
 /// Parses a result and checks it answers `unit`: its key, a record that starts with the
 /// unit's opening, and for a finished game the record's own final margin.
 pub fn result_from_bytes(bytes: &[u8], unit: &MatchUnit) -> Result<GameOutcome, MessageError> {
-    let mut r = open(bytes, &RESULT_MAGIC, VERSION)?;
+    let mut r = open_result(bytes, &RESULT_MAGIC, VERSION, unit.key_value())?;
     let t = truncated(bytes);
-    let key = r.u64().map_err(&t)?;
-    if key != unit.key_value() {
-        return Err(invalid(format!(
-            "the result of unit {key:016x}, not of {}",
-            unit.key()
-        )));
-    }
     let kind = r.u8().map_err(&t)?;
     let end = match kind {
         0 => GameEnd::Finished {

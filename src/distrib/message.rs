@@ -63,6 +63,24 @@ pub(crate) fn open<'a>(
     Ok(r)
 }
 
+/// The body of a result message with `magic` and `version` after its unit's key, checked to
+/// be `key` (the answer of another unit is refused).
+pub(crate) fn open_result<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    version: u32,
+    key: u64,
+) -> Result<Reader<'a>, MessageError> {
+    let mut r = open(bytes, magic, version)?;
+    let found = r.u64().map_err(truncated(bytes))?;
+    if found != key {
+        return Err(invalid(format!(
+            "the result of unit {found:016x}, not of {key:016x}"
+        )));
+    }
+    Ok(r)
+}
+
 /// The error of a message of `bytes` that ends too soon.
 pub(crate) fn truncated(bytes: &[u8]) -> impl Fn(Truncated) -> MessageError + '_ {
     move |_| MessageError::Truncated { len: bytes.len() }

@@ -5,7 +5,7 @@
 //! times also on the threads the worker gives each search.
 
 use super::exchange::KeyedUnit;
-use super::message::{finished, invalid, open, read_board, truncated, MessageError};
+use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use crate::framing::{Reader, Writer};
@@ -270,15 +270,8 @@ fn read_report(
 
 /// Parses a result message and checks it answers `unit` (its key, count and legal moves).
 pub fn result_from_bytes(bytes: &[u8], unit: &SolveUnit) -> Result<Vec<Report>, MessageError> {
-    let mut r = open(bytes, &RESULT_MAGIC, VERSION)?;
+    let mut r = open_result(bytes, &RESULT_MAGIC, VERSION, unit.key_value())?;
     let t = truncated(bytes);
-    let key = r.u64().map_err(&t)?;
-    let expected = unit.key_value();
-    if key != expected {
-        return Err(invalid(format!(
-            "the result of unit {key:016x}, not of {expected:016x}"
-        )));
-    }
     let count = r.u32().map_err(&t)? as usize;
     if count != unit.boards.len() {
         return Err(invalid(format!(

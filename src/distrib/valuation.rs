@@ -4,11 +4,12 @@
 //! the same order; and [`ValuationUnit::run`], the pure function from one to the other. A unit's
 //! result depends on nothing else, so any worker (or a local thread) gives the same bytes.
 
-use super::message::{finished, invalid, open, read_board, truncated, MessageError};
+use super::exchange::KeyedUnit;
+use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
 use crate::board::{Board, Square};
 use crate::book::{BookExcerpt, BookHit, LevelValuer, LocalThreads, Valuation, ValuationRequest};
 use crate::eval::Evaluator;
-use crate::framing::{fnv1a64, Reader, Truncated, Writer};
+use crate::framing::{Reader, Truncated, Writer};
 use crate::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
 use std::sync::Arc;
 
@@ -190,7 +191,7 @@ impl ValuationUnit {
     }
 }
 
-impl super::exchange::KeyedUnit for ValuationUnit {
+impl KeyedUnit for ValuationUnit {
     type Answer = Vec<Option<Valuation>>;
     type Error = MessageError;
     const KIND: &'static str = "valuation";
@@ -230,15 +231,8 @@ pub fn result_from_bytes(
     bytes: &[u8],
     unit: &ValuationUnit,
 ) -> Result<Vec<Option<Valuation>>, MessageError> {
-    let mut r = open(bytes, &RESULT_MAGIC, VERSION)?;
+    let mut r = open_result(bytes, &RESULT_MAGIC, VERSION, unit.key_value())?;
     let t = truncated(bytes);
-    let key = r.u64().map_err(&t)?;
-    let expected = fnv1a64(&unit.to_bytes());
-    if key != expected {
-        return Err(invalid(format!(
-            "the result of unit {key:016x}, not of {expected:016x}"
-        )));
-    }
     let count = r.u32().map_err(&t)? as usize;
     if count != unit.items.len() {
         return Err(invalid(format!(
@@ -389,7 +383,7 @@ mod tests {
         assert!(valued >= 10, "{valued}");
         assert_eq!(unit.run_on(Arc::new(Heuristic), None, 3), got);
         // The result message round-trips for its unit and no other.
-        let key = fnv1a64(&unit.to_bytes());
+        let key = unit.key_value();
         let bytes = result_to_bytes(key, &got);
         assert_eq!(result_from_bytes(&bytes, &unit), Ok(got.clone()));
         let other = ValuationUnit {
