@@ -75,34 +75,52 @@ pub async fn connect(url: &str) -> Result<Queue, DistribError> {
 }
 
 impl Queue {
+    /// The stream `config` names, created when missing. When two processes create it at once
+    /// (a coordinator and its workers starting together), the server refuses the second
+    /// ("subjects overlap"): that one opens the stream the first made. `hint` ends the error.
+    async fn stream(
+        &self,
+        config: stream::Config,
+        hint: &str,
+    ) -> Result<stream::Stream, DistribError> {
+        let name = config.name.clone();
+        match self.js.get_or_create_stream(config).await {
+            Ok(s) => Ok(s),
+            Err(e) => match self.js.get_stream(&name).await {
+                Ok(s) => Ok(s),
+                Err(_) => Err(nats(format!("opening stream {name}{hint}"))(e)),
+            },
+        }
+    }
+
     /// The units stream, created when missing.
     pub async fn units(&self) -> Result<stream::Stream, DistribError> {
-        self.js
-            .get_or_create_stream(stream::Config {
+        self.stream(
+            stream::Config {
                 name: UNITS_STREAM.into(),
                 subjects: vec!["wedge.units.>".into()],
                 retention: stream::RetentionPolicy::WorkQueue,
                 duplicate_window: DUPLICATE_WINDOW,
                 ..Default::default()
-            })
-            .await
-            .map_err(nats(format!(
-                "opening stream {UNITS_STREAM} (is JetStream on? start the server with -js)"
-            )))
+            },
+            " (is JetStream on? start the server with -js)",
+        )
+        .await
     }
 
     /// The results stream, created when missing: one message per subject, so a unit played
     /// twice leaves one result.
     pub async fn results(&self) -> Result<stream::Stream, DistribError> {
-        self.js
-            .get_or_create_stream(stream::Config {
+        self.stream(
+            stream::Config {
                 name: RESULTS_STREAM.into(),
                 subjects: vec![super::result::SUBJECTS.into()],
                 max_messages_per_subject: 1,
                 ..Default::default()
-            })
-            .await
-            .map_err(nats(format!("opening stream {RESULTS_STREAM}")))
+            },
+            "",
+        )
+        .await
     }
 
     /// The workers' shared consumer of the units stream, created when missing.
@@ -110,7 +128,7 @@ impl Queue {
         &self,
         units: &stream::Stream,
     ) -> Result<consumer::Consumer<consumer::pull::Config>, DistribError> {
-        units
+        let created = units
             .get_or_create_consumer(
                 WORKERS_CONSUMER,
                 consumer::pull::Config {
@@ -120,8 +138,15 @@ impl Queue {
                     ..Default::default()
                 },
             )
-            .await
-            .map_err(nats(format!("opening consumer {WORKERS_CONSUMER}")))
+            .await;
+        match created {
+            Ok(c) => Ok(c),
+            // Made meanwhile by another process starting at the same time.
+            Err(e) => units
+                .get_consumer(WORKERS_CONSUMER)
+                .await
+                .map_err(|_| nats(format!("opening consumer {WORKERS_CONSUMER}"))(e)),
+        }
     }
 
     /// The object store of weights and ProbCut models, created when missing.
@@ -149,15 +174,16 @@ impl Queue {
 
     /// The workers' heartbeat stream, created when missing.
     pub async fn workers(&self) -> Result<stream::Stream, DistribError> {
-        self.js
-            .get_or_create_stream(stream::Config {
+        self.stream(
+            stream::Config {
                 name: WORKERS_STREAM.into(),
                 subjects: vec![format!("{WORKERS_PREFIX}>")],
                 max_messages_per_subject: 1,
                 max_age: WORKER_TTL,
                 ..Default::default()
-            })
-            .await
-            .map_err(nats(format!("opening stream {WORKERS_STREAM}")))
+            },
+            "",
+        )
+        .await
     }
 }
