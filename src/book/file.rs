@@ -162,11 +162,7 @@ pub fn encode_book(info: &BookInfo, records: &[Record]) -> Vec<u8> {
     let body = lanes64(table);
     header[72..80].copy_from_slice(&body.to_le_bytes());
     let desc = info.description.as_bytes();
-    let n = desc.len().min(DESCRIPTION_MAX);
-    let mut cut = n;
-    while !info.description.is_char_boundary(cut) {
-        cut -= 1;
-    }
+    let cut = crate::formats::floor_char_boundary(&info.description, DESCRIPTION_MAX);
     header[DESCRIPTION_AT..DESCRIPTION_AT + 2].copy_from_slice(&(cut as u16).to_le_bytes());
     header[DESCRIPTION_AT + 2..DESCRIPTION_AT + 2 + cut].copy_from_slice(&desc[..cut]);
     let head = lanes64(&header[..HEADER_SIZE - 32]);

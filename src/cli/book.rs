@@ -307,7 +307,6 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             queue,
         } => {
             let (path, mut book) = existing()?;
-            let eval = Arc::new(builder.evaluation()?);
             let doe = dropout.params();
             let plan = tool::ExpandPlan {
                 budget,
@@ -316,20 +315,24 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 threads: builder.threads,
                 save_every: std::time::Duration::from_secs(save_every),
             };
-            let probcut = Arc::new(builder.probcut()?);
-            let mut remote = match &queue {
+            let (model, mut remote) = match &queue {
                 Some(url) => {
+                    // The weights and model the workers get: read once.
                     let (weights, model) = super::common::queue_model(&builder)?;
                     let depth = depth.min(60);
                     let table = tool::EXPAND_TABLE_MB;
-                    Some(QueueValuer::connect(url, &weights, &model, depth, table)?)
+                    let remote = QueueValuer::connect(url, &weights, &model, depth, table)?;
+                    ((model.eval, model.probcut), Some(remote))
                 }
-                None => None,
+                None => {
+                    let eval = Arc::new(builder.evaluation()?);
+                    ((eval, Arc::new(builder.probcut()?)), None)
+                }
             };
             let level = remote
                 .as_mut()
                 .map(|q| q as &mut dyn crate::book::LevelValuer);
-            let r = tool::expand_book(&mut book, &path, (eval, probcut), &doe, &plan, level)?;
+            let r = tool::expand_book(&mut book, &path, model, &doe, &plan, level)?;
             if let Some(q) = &remote {
                 let c = q.counts;
                 println!(

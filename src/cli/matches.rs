@@ -246,11 +246,10 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
     };
     let (first, first_files) = queued_side(common, &args.engines[0], &specs[0])?;
     let (second, second_files) = queued_side(common, &args.engines[1], &specs[1])?;
-    let uploads: Vec<&(Weights, Model)> = first_files.iter().chain(&second_files).collect();
     let source = QueueGames {
         url,
         sides: [first, second],
-        models: uploads.iter().map(|(w, m)| (w, m)).collect(),
+        models: first_files.into_iter().chain(second_files).collect(),
         start_timeout: cfg.start_timeout,
         counts: Default::default(),
     };

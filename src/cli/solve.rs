@@ -2,10 +2,9 @@
 //! or on the workers of a queue.
 
 use super::{CliError, Common};
-use crate::distrib::solve::SolveSearch;
 use crate::distrib::solve_queue::{self, QueueSolve};
 use crate::search::Selectivity;
-use crate::tools::solve::SolveTable;
+use crate::tools::solve::{SolveSearch, SolveTable};
 use clap::Args;
 use std::path::PathBuf;
 

@@ -6,7 +6,6 @@
 
 use super::error::DistribError;
 use super::exchange::{self, QueueCounts};
-use super::files;
 use super::setup::{self, Queue};
 use super::valuation::ValuationUnit;
 use crate::book::{LevelValuer, Valuation, ValuationRequest};
@@ -40,13 +39,7 @@ impl QueueValuer {
         table_mb: usize,
     ) -> Result<QueueValuer, DistribError> {
         let rt = super::runtime()?;
-        let queue = rt.block_on(async {
-            let queue = setup::connect(url).await?;
-            queue.units().await?;
-            queue.results().await?;
-            files::upload(&queue.files().await?, weights, model).await?;
-            Ok::<_, DistribError>(queue)
-        })?;
+        let queue = rt.block_on(setup::coordinator(url, &[(weights, model)]))?;
         Ok(QueueValuer {
             rt,
             queue,

@@ -7,7 +7,7 @@
 use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
 use crate::board::{Move, Square};
-use crate::formats::{format_ggf, parse_ggf, Clock, Color, Game, Position};
+use crate::formats::{floor_char_boundary, format_ggf, parse_ggf, Clock, Color, Game, Position};
 use crate::framing::{Reader, Writer};
 use crate::tools::match_runner::game::{black_margin, Forfeit, GameEnd, GameOutcome};
 use crate::tools::match_runner::player::{EngineProtocol, MatchTimeControl};
@@ -309,21 +309,13 @@ pub fn result_to_bytes(key: u64, outcome: &GameOutcome) -> Vec<u8> {
                 Forfeit::Resign => (4, ""),
             };
             w.u8(kind);
-            write_text(&mut w, &text[..floor_char(text, 4096)]);
+            write_text(&mut w, &text[..floor_char_boundary(text, 4096)]);
         }
         // A worker never stops a game it was given.
         GameEnd::Aborted => w.u8(3),
     }
     write_text(&mut w, &format_ggf(&outcome.record));
     w.finish()
-}
-
-/// The longest prefix of `text` of at most `max` bytes ending on a character boundary.
-fn floor_char(text: &str, max: usize) -> usize {
-    (0..=max.min(text.len()))
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0)
 }
 
 /// Parses a result and checks it answers `unit`: its key, a record that starts with the

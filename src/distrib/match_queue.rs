@@ -5,7 +5,6 @@
 
 use super::error::DistribError;
 use super::exchange::{self, QueueCounts};
-use super::files;
 use super::match_game::{MatchUnit, QueuedSide};
 use super::setup;
 use crate::eval::Weights;
@@ -21,7 +20,7 @@ pub struct QueueGames<'a> {
     /// The two sides as units name them.
     pub sides: [QueuedSide; 2],
     /// The weights (and their models) of the Wedge sides, uploaded for the workers.
-    pub models: Vec<(&'a Weights, &'a Model)>,
+    pub models: Vec<(Weights, Model)>,
     pub start_timeout: Duration,
     /// What went through the queue, once the match is over.
     pub counts: Mutex<QueueCounts>,
@@ -47,13 +46,8 @@ impl QueueGames<'_> {
         tx: &mpsc::Sender<Event>,
         stop: &AtomicBool,
     ) -> Result<(), DistribError> {
-        let queue = setup::connect(self.url).await?;
-        let units_stream = queue.units().await?;
-        queue.workers_consumer(&units_stream).await?;
-        let store = queue.files().await?;
-        for (weights, model) in &self.models {
-            files::upload(&store, weights, model).await?;
-        }
+        let models: Vec<_> = self.models.iter().map(|(w, m)| (w, m)).collect();
+        let queue = setup::coordinator(self.url, &models).await?;
         let units: Vec<MatchUnit> = (0..cfg.games).map(|i| self.unit(cfg, i)).collect();
         let mut counts = QueueCounts::default();
         let mut answered = |i: usize, outcome: &crate::tools::match_runner::game::GameOutcome| {

@@ -74,6 +74,23 @@ pub async fn connect(url: &str) -> Result<Queue, DistribError> {
     })
 }
 
+/// A coordinator's connection to `url`: the units and results streams and the workers'
+/// consumer made sure of, and the weights and ProbCut models of `models` in the object store.
+pub async fn coordinator(
+    url: &str,
+    models: &[(&crate::eval::Weights, &crate::train::selfplay::Model)],
+) -> Result<Queue, DistribError> {
+    let queue = connect(url).await?;
+    let units = queue.units().await?;
+    queue.results().await?;
+    queue.workers_consumer(&units).await?;
+    let store = queue.files().await?;
+    for (weights, model) in models {
+        super::files::upload(&store, weights, model).await?;
+    }
+    Ok(queue)
+}
+
 impl Queue {
     /// The stream `config` names, created when missing. When two processes create it at once
     /// (a coordinator and its workers starting together), the server refuses the second

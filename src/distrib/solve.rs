@@ -9,9 +9,10 @@ use super::message::{finished, invalid, open, open_result, read_board, truncated
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use crate::framing::{Reader, Writer};
-use crate::search::{Limits, ProbCutModel, Report, Searcher, Selectivity, SolveMode};
+use crate::search::{ProbCutModel, Report, Searcher, Selectivity, SolveMode};
+use crate::tools::solve::search_each;
+pub use crate::tools::solve::SolveSearch;
 use crate::train::selfplay::record::PASS_BYTE;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The unit message's first bytes.
@@ -24,32 +25,6 @@ pub const VERSION: u32 = 1;
 pub const MAX_POSITIONS: usize = 4096;
 /// Largest table a unit may ask for, MB.
 pub const MAX_TABLE_MB: u32 = 4096;
-
-/// What each position of a unit is searched for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolveSearch {
-    Exact,
-    WinLossDraw,
-    /// A midgame search to this depth.
-    Depth {
-        depth: u8,
-        selectivity: Selectivity,
-    },
-}
-
-impl SolveSearch {
-    /// The search's limits.
-    pub fn limits(self) -> Limits {
-        match self {
-            SolveSearch::Exact => Limits::solve(SolveMode::Exact),
-            SolveSearch::WinLossDraw => Limits::solve(SolveMode::WinLossDraw),
-            SolveSearch::Depth { depth, selectivity } => Limits {
-                selectivity,
-                ..Limits::depth(u32::from(depth))
-            },
-        }
-    }
-}
 
 /// Positions to search with one evaluation and one setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,14 +138,7 @@ impl SolveUnit {
             searcher = searcher.with_probcut(model);
         }
         let limits = self.search.limits();
-        let stop = AtomicBool::new(false);
-        self.boards
-            .iter()
-            .map(|board| {
-                searcher.clear();
-                searcher.search(board, &limits, &stop, &mut |_| {})
-            })
-            .collect()
+        search_each(&searcher, self.boards.iter().copied(), &limits).collect()
     }
 }
 

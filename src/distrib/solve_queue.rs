@@ -5,7 +5,6 @@
 
 use super::error::DistribError;
 use super::exchange::{self, QueueCounts};
-use super::files;
 use super::setup;
 use super::solve::{SolveSearch, SolveUnit};
 use crate::board::Board;
@@ -45,10 +44,7 @@ pub fn solve(
     let mut counts = QueueCounts::default();
     let rt = super::runtime()?;
     rt.block_on(async {
-        let queue = setup::connect(how.url).await?;
-        let units_stream = queue.units().await?;
-        queue.workers_consumer(&units_stream).await?;
-        files::upload(&queue.files().await?, how.weights, how.model).await?;
+        let queue = setup::coordinator(how.url, &[(how.weights, how.model)]).await?;
         // Answers come in any order; the rows go out in the file's.
         let mut held: Vec<Option<Vec<Report>>> = vec![None; units.len()];
         let mut next = 0;

@@ -1,14 +1,16 @@
 //! `wedge worker`: takes units from the shared consumer one at a time (self-play batches, book
-//! valuations, solves), fetches the weights and ProbCut model they name (cached, verified), runs the
-//! unit on its threads while telling the server it is in progress, publishes the result (a
-//! batch file's bytes, or the valuations) and acknowledges the unit. A message that is not a valid unit is logged and terminated (never
-//! redelivered); the worker goes on. SIGTERM or SIGINT: the current unit is finished and the
-//! worker exits; a second signal releases the unit (nak) at once.
+//! valuations, solves, match games), fetches what they name (weights and ProbCut models, WTHOR
+//! lines: cached, verified; a match's engines: its own executable, or those it was given with
+//! `--engine NAME=COMMAND`), runs the unit on its threads while telling the server it is in
+//! progress, publishes the result and acknowledges the unit. A message that is not a valid unit
+//! is logged and terminated (never redelivered); the worker goes on. SIGTERM or SIGINT: the
+//! current unit is finished and the worker exits; a second signal releases the unit (nak) at
+//! once.
 
 use super::error::{nats, DistribError};
 use super::exchange::{result_subject, KeyedUnit};
 use super::files::Files;
-use super::match_game::{self, MatchUnit, QueuedEngine};
+use super::match_game::{self, MatchUnit, QueuedEngine, QueuedSide};
 use super::message::MessageError;
 use super::result::{self, WORKER_HEADER};
 use super::setup::{self, Queue, ACK_WAIT};
@@ -16,7 +18,7 @@ use super::solve::{self, SolveUnit};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
 use crate::tools::match_runner::{self as matches, game::GameLimits, player::EngineSpec};
-use crate::train::selfplay::{Model, SelfPlay, WthorLines};
+use crate::train::selfplay::SelfPlay;
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
 use std::path::PathBuf;
@@ -211,7 +213,7 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
     Ok(summary)
 }
 
-/// Why a message is refused: it is no unit of either kind.
+/// Why a message is refused: it is no unit of any kind.
 #[derive(Debug, thiserror::Error)]
 enum NotAUnit {
     #[error(transparent)]
@@ -222,13 +224,15 @@ enum NotAUnit {
 
 /// A unit taken from the queue.
 enum Work {
-    /// A self-play batch, with the WTHOR lines its games may leave when it names some.
-    Selfplay(SelfplayUnit, Option<WthorLines>),
+    Selfplay(SelfplayUnit),
     Valuation(ValuationUnit),
     Solve(SolveUnit),
-    /// A match game, with the two engines it names as this worker starts them.
-    Match(Box<MatchUnit>, Option<Box<[EngineSpec; 2]>>),
+    Match(Box<MatchUnit>),
 }
+
+/// A unit with what it needs fetched: runs it on the given threads and gives the result
+/// message's bytes.
+type Job = Box<dyn FnOnce(usize) -> Result<Vec<u8>, String> + Send>;
 
 impl Work {
     /// The unit in a message, by its magic; why not, for a message that is none.
@@ -238,146 +242,159 @@ impl Work {
         } else if bytes.starts_with(&solve::MAGIC) {
             Ok(Work::Solve(SolveUnit::from_bytes(bytes)?))
         } else if bytes.starts_with(&match_game::MAGIC) {
-            Ok(Work::Match(Box::new(MatchUnit::from_bytes(bytes)?), None))
+            Ok(Work::Match(Box::new(MatchUnit::from_bytes(bytes)?)))
         } else {
-            Ok(Work::Selfplay(SelfplayUnit::from_bytes(bytes)?, None))
+            Ok(Work::Selfplay(SelfplayUnit::from_bytes(bytes)?))
         }
     }
 
     fn describe(&self) -> String {
         match self {
-            Work::Selfplay(u, _) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
+            Work::Selfplay(u) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
             Work::Valuation(u) => format!("valuation {}", u.key()),
             Work::Solve(u) => format!("solve {}", u.key()),
-            Work::Match(u, _) => format!("match game {} ({})", u.game + 1, u.key()),
+            Work::Match(u) => format!("match game {} ({})", u.game + 1, u.key()),
         }
     }
 
-    fn size(&self) -> String {
+    /// What the unit holds, for the logs, and the games and positions it adds to the summary.
+    fn size(&self) -> (String, u64, u64) {
         match self {
-            Work::Selfplay(u, _) => format!("{} games", u.games),
-            Work::Valuation(u) => format!("{} positions", u.items.len()),
-            Work::Solve(u) => format!("{} positions", u.boards.len()),
-            Work::Match(..) => "1 game".into(),
+            Work::Selfplay(u) => (format!("{} games", u.games), u64::from(u.games), 0),
+            Work::Valuation(u) => {
+                let n = u.items.len();
+                (format!("{n} positions"), 0, n as u64)
+            }
+            Work::Solve(u) => {
+                let n = u.boards.len();
+                (format!("{n} positions"), 0, n as u64)
+            }
+            Work::Match(_) => ("1 game".into(), 1, 0),
         }
     }
 
-    /// The weights' and the ProbCut model's checksums the unit's searches use (none for a
-    /// match game: its engines are processes of their own).
-    fn model(&self) -> Option<(u64, u64)> {
+    fn doing(&self) -> &'static str {
         match self {
-            Work::Selfplay(u, _) => Some((u.weights_checksum, u.probcut_checksum)),
-            Work::Valuation(u) => Some((u.weights_checksum, u.probcut_checksum)),
-            Work::Solve(u) => Some((u.weights_checksum, u.probcut_checksum)),
-            Work::Match(..) => None,
+            Work::Selfplay(_) | Work::Match(_) => "playing",
+            Work::Valuation(_) => "valuing",
+            Work::Solve(_) => "solving",
         }
     }
 
     fn result_subject(&self) -> String {
         match self {
-            Work::Selfplay(u, _) => result::subject(u),
+            Work::Selfplay(u) => result::subject(u),
             Work::Valuation(u) => result_subject(u),
             Work::Solve(u) => result_subject(u),
-            Work::Match(u, _) => result_subject(u.as_ref()),
+            Work::Match(u) => result_subject(u.as_ref()),
         }
     }
 
-    /// Runs the unit on `threads` threads: the result message's bytes.
-    fn run(&self, model: Option<Model>, threads: usize) -> Result<Vec<u8>, String> {
-        let model = || model.clone().ok_or("no model fetched for the unit");
-        match self {
-            Work::Selfplay(u, lines) => {
-                let selfplay = SelfPlay::new(model()?, lines.clone(), u.settings)
-                    .map_err(|e| e.to_string())?;
-                let batch = selfplay
-                    .play_batch(u.id, u.games, threads)
-                    .map_err(|e| e.to_string())?;
-                Ok(batch.to_bytes())
+    /// Fetches what the unit needs (weights and ProbCut model, WTHOR lines, a match's engines)
+    /// and gives the job that runs it.
+    async fn prepare(self, files: &mut Files, opts: &WorkerOptions) -> Result<Job, DistribError> {
+        Ok(match self {
+            Work::Selfplay(u) => {
+                let model = files.model(u.weights_checksum, u.probcut_checksum).await?;
+                let lines = match u.wthor_checksum {
+                    0 => None,
+                    checksum => Some(files.wthor(checksum).await?),
+                };
+                Box::new(move |threads| {
+                    let selfplay =
+                        SelfPlay::new(model, lines, u.settings).map_err(|e| e.to_string())?;
+                    let batch = selfplay
+                        .play_batch(u.id, u.games, threads)
+                        .map_err(|e| e.to_string())?;
+                    Ok(batch.to_bytes())
+                })
             }
             Work::Valuation(u) => {
-                let model = model()?;
-                let valuations = u.run_on(model.eval, Some(model.probcut), threads);
-                Ok(valuation::result_to_bytes(u.key_value(), &valuations))
+                let model = files.model(u.weights_checksum, u.probcut_checksum).await?;
+                Box::new(move |threads| {
+                    let valuations = u.run_on(model.eval, Some(model.probcut), threads);
+                    Ok(valuation::result_to_bytes(u.key_value(), &valuations))
+                })
             }
             Work::Solve(u) => {
-                let model = model()?;
-                let reports = u.run(model.eval, Some(model.probcut), threads);
-                Ok(solve::result_to_bytes(u.key_value(), &reports))
+                let model = files.model(u.weights_checksum, u.probcut_checksum).await?;
+                Box::new(move |threads| {
+                    let reports = u.run(model.eval, Some(model.probcut), threads);
+                    Ok(solve::result_to_bytes(u.key_value(), &reports))
+                })
             }
-            Work::Match(u, specs) => {
-                let specs = specs
-                    .as_ref()
-                    .ok_or("the match's engines were not resolved")?;
-                let limits = GameLimits {
-                    time: u.time,
-                    move_timeout: u.move_timeout,
-                    time_margin: u.time_margin,
-                };
-                let outcome = matches::play_one(
-                    specs,
-                    &u.opening,
-                    u.first_is_black(),
-                    &limits,
-                    u.start_timeout,
-                )
-                .map_err(|e| e.to_string())?;
-                Ok(match_game::result_to_bytes(u.key_value(), &outcome))
+            Work::Match(u) => {
+                let specs = [
+                    engine_spec(&u.sides[0], files, opts).await?,
+                    engine_spec(&u.sides[1], files, opts).await?,
+                ];
+                Box::new(move |_| {
+                    let limits = GameLimits {
+                        time: u.time,
+                        move_timeout: u.move_timeout,
+                        time_margin: u.time_margin,
+                    };
+                    let first_is_black = u.first_is_black();
+                    let outcome = matches::play_one(
+                        &specs,
+                        &u.opening,
+                        first_is_black,
+                        &limits,
+                        u.start_timeout,
+                    )
+                    .map_err(|e| e.to_string())?;
+                    Ok(match_game::result_to_bytes(u.key_value(), &outcome))
+                })
             }
-        }
+        })
     }
 }
 
-/// The engines of a match unit as this worker starts them: its own executable with the
-/// weights and ProbCut model the unit names (fetched by checksum), or a command it was given
-/// under the unit's name. Never a command from the message.
-async fn engines(
-    unit: &MatchUnit,
+/// One side of a match unit as this worker starts it: its own executable with the weights and
+/// ProbCut model the unit names (fetched by checksum), or a command it was given under the
+/// unit's name. Never a command from the message.
+async fn engine_spec(
+    side: &QueuedSide,
     files: &mut Files,
     opts: &WorkerOptions,
-) -> Result<[EngineSpec; 2], DistribError> {
-    let mut specs = Vec::with_capacity(2);
-    for side in &unit.sides {
-        let (command, protocol) = match &side.engine {
-            QueuedEngine::Wedge {
-                weights_checksum,
-                probcut_checksum,
-                hash_mb,
-            } => {
-                let (w, p) = files
-                    .model_files(*weights_checksum, *probcut_checksum)
-                    .await?;
-                let exe = std::env::current_exe().map_err(|source| DistribError::Io {
-                    path: PathBuf::from("the wedge executable"),
-                    source,
-                })?;
-                let quote = |p: &std::path::Path| format!("\"{}\"", p.display());
-                let command = format!(
-                    "{} --log warn --hash {hash_mb} --weights {} --probcut {} --no-book nboard",
-                    quote(&exe),
-                    quote(&w),
-                    quote(&p)
-                );
-                (command, matches::player::EngineProtocol::Nboard)
-            }
-            QueuedEngine::Named { name, protocol } => {
-                let Some((_, command)) = opts.engines.iter().find(|(n, _)| n == name) else {
-                    return Err(DistribError::Usage(format!(
-                        "engine {name:?} is not one of this worker's (start it with --engine {name}=COMMAND)"
-                    )));
-                };
-                (command.clone(), *protocol)
-            }
-        };
-        specs.push(EngineSpec {
-            command,
-            protocol,
-            depth: side.depth.map(u32::from),
-            name: side.display.clone(),
-        });
-    }
-    let second = specs.pop().expect("two sides");
-    let first = specs.pop().expect("two sides");
-    Ok([first, second])
+) -> Result<EngineSpec, DistribError> {
+    let (command, protocol) = match &side.engine {
+        QueuedEngine::Wedge {
+            weights_checksum,
+            probcut_checksum,
+            hash_mb,
+        } => {
+            let (w, p) = files
+                .model_files(*weights_checksum, *probcut_checksum)
+                .await?;
+            let exe = std::env::current_exe().map_err(|source| DistribError::Io {
+                path: PathBuf::from("the wedge executable"),
+                source,
+            })?;
+            let quote = |p: &std::path::Path| format!("\"{}\"", p.display());
+            let command = format!(
+                "{} --log warn --hash {hash_mb} --weights {} --probcut {} --no-book nboard",
+                quote(&exe),
+                quote(&w),
+                quote(&p)
+            );
+            (command, matches::player::EngineProtocol::Nboard)
+        }
+        QueuedEngine::Named { name, protocol } => {
+            let Some((_, command)) = opts.engines.iter().find(|(n, _)| n == name) else {
+                return Err(DistribError::Usage(format!(
+                    "engine {name:?} is not one of this worker's (start it with --engine {name}=COMMAND)"
+                )));
+            };
+            (command.clone(), *protocol)
+        }
+    };
+    Ok(EngineSpec {
+        command,
+        protocol,
+        depth: side.depth.map(u32::from),
+        name: side.display.clone(),
+    })
 }
 
 /// Runs one message's unit, or refuses it.
@@ -407,27 +424,11 @@ async fn handle(
             return Ok(Outcome::Refused);
         }
     };
-    let mut work = work;
     let what = work.describe();
-    let fetched = match work.model() {
-        Some((weights, probcut)) => files.model(weights, probcut).await.map(Some),
-        None => Ok(None),
-    };
-    let resolved = match (&mut work, fetched) {
-        (Work::Match(unit, specs), Ok(_)) => engines(unit, files, opts).await.map(|s| {
-            *specs = Some(Box::new(s));
-            None
-        }),
-        (Work::Selfplay(unit, lines), Ok(model)) if unit.wthor_checksum != 0 => {
-            files.wthor(unit.wthor_checksum).await.map(|l| {
-                *lines = Some(l);
-                model
-            })
-        }
-        (_, fetched) => fetched,
-    };
-    let model = match resolved {
-        Ok(m) => m,
+    let doing = work.doing();
+    let (subject, (size, games, positions)) = (work.result_subject(), work.size());
+    let job = match work.prepare(files, opts).await {
+        Ok(job) => job,
         Err(e) => {
             eprintln!("wedge worker {name}: {what}: {e}; released for another try");
             message
@@ -437,23 +438,11 @@ async fn handle(
             return Ok(Outcome::Released);
         }
     };
-    let doing = match work {
-        Work::Selfplay(..) | Work::Match(..) => "playing",
-        Work::Valuation(_) => "valuing",
-        Work::Solve(_) => "solving",
-    };
     beat(queue, key, &format!("{doing} {what}"), summary).await;
-    eprintln!("wedge worker {name}: {doing} {what} ({})", work.size());
+    eprintln!("wedge worker {name}: {doing} {what} ({size})");
     let threads = opts.threads;
     let start = Instant::now();
-    let (subject, size) = (work.result_subject(), work.size());
-    let counts = match &work {
-        Work::Selfplay(u, _) => (u64::from(u.games), 0),
-        Work::Valuation(u) => (0, u.items.len() as u64),
-        Work::Solve(u) => (0, u.boards.len() as u64),
-        Work::Match(..) => (1, 0),
-    };
-    let mut task = tokio::task::spawn_blocking(move || work.run(model, threads));
+    let mut task = tokio::task::spawn_blocking(move || job(threads));
     let mut tick = tokio::time::interval(ACK_WAIT / 3);
     tick.tick().await;
     let done = loop {
@@ -516,5 +505,5 @@ async fn handle(
         "wedge worker {name}: {what}: {size} in {:.1} s",
         start.elapsed().as_secs_f64()
     );
-    Ok(Outcome::Done(counts.0, counts.1))
+    Ok(Outcome::Done(games, positions))
 }

@@ -2,6 +2,16 @@
 
 use std::fmt;
 
+/// The largest byte offset of at most `max` in `text` that falls on a character boundary (where
+/// the text may be cut).
+pub fn floor_char_boundary(text: &str, max: usize) -> usize {
+    let mut offset = max.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
 /// A place in a text. `line` and `column` count from 1; `column` counts characters, not bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct TextLocation {
@@ -14,10 +24,7 @@ impl TextLocation {
     /// The location of byte `offset` in `text` (clamped to the text's length and moved back to a
     /// character boundary, so any offset is safe).
     pub fn of_offset(text: &str, offset: usize) -> TextLocation {
-        let mut offset = offset.min(text.len());
-        while !text.is_char_boundary(offset) {
-            offset -= 1;
-        }
+        let offset = floor_char_boundary(text, offset);
         let before = text.get(..offset).unwrap_or("");
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let line = before.matches('\n').count() + 1;

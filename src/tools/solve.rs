@@ -2,11 +2,38 @@
 //! depth), prints one row per position and a total, and checks the answers the file carries;
 //! the rows may also come from a queue's workers ([`SolveTable`]).
 
+use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::formats::ObfEntry;
-use crate::search::{Limits, Report, Searcher, SolveMode};
+use crate::search::{Limits, Report, Searcher, Selectivity, SolveMode};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+
+/// What each position is searched for: an exact or win/loss/draw solve, or a depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveSearch {
+    Exact,
+    WinLossDraw,
+    /// A midgame search to this depth.
+    Depth {
+        depth: u8,
+        selectivity: Selectivity,
+    },
+}
+
+impl SolveSearch {
+    /// The search's limits.
+    pub fn limits(self) -> Limits {
+        match self {
+            SolveSearch::Exact => Limits::solve(SolveMode::Exact),
+            SolveSearch::WinLossDraw => Limits::solve(SolveMode::WinLossDraw),
+            SolveSearch::Depth { depth, selectivity } => Limits {
+                selectivity,
+                ..Limits::depth(u32::from(depth))
+            },
+        }
+    }
+}
 
 /// One solved position.
 #[derive(Clone, Debug)]
@@ -152,10 +179,28 @@ pub fn solve_entries<E: Evaluator>(
     out: &mut dyn Write,
 ) -> std::io::Result<(Vec<SolveRow>, SolveSummary)> {
     let mut table = SolveTable::new(out)?;
-    let stop = AtomicBool::new(false);
-    for (i, entry) in entries.iter().enumerate() {
+    let boards = entries.iter().map(|e| e.position.board);
+    for (i, (entry, report)) in entries
+        .iter()
+        .zip(search_each(searcher, boards, limits))
+        .enumerate()
+    {
+        table.row(i + 1, entry, report)?;
+    }
+    table.finish()
+}
+
+/// Searches each of `boards` with `limits` from an empty table (so each report depends on its
+/// position alone), lazily, in order: the one loop of `wedge solve`, here and on a queue's
+/// workers.
+pub fn search_each<'a, E: Evaluator>(
+    searcher: &'a Searcher<E>,
+    boards: impl IntoIterator<Item = Board> + 'a,
+    limits: &'a Limits,
+) -> impl Iterator<Item = Report> + 'a {
+    boards.into_iter().enumerate().map(move |(i, board)| {
         searcher.clear();
-        let report = searcher.search(&entry.position.board, limits, &stop, &mut |r| {
+        searcher.search(&board, limits, &AtomicBool::new(false), &mut |r| {
             tracing::debug!(
                 "position {}: depth {} move {} score {:+} nodes {} time {:.3} s",
                 i + 1,
@@ -165,10 +210,8 @@ pub fn solve_entries<E: Evaluator>(
                 r.nodes,
                 r.millis as f64 / 1000.0
             )
-        });
-        table.row(i + 1, entry, report)?;
-    }
-    table.finish()
+        })
+    })
 }
 
 /// `24`, `12@95%` or `exact`/`wld` labels as the peers print them.
