@@ -95,6 +95,11 @@ pub struct TrainArgs {
     /// Weights used for move ordering while solving held-out positions (default: stand-in).
     #[arg(long)]
     pub heldout_weights: Option<PathBuf>,
+    /// Weights that order the moves of the labelling solves (default: the built-in stand-in
+    /// evaluation). The labels are exact either way; trained weights only make the solves
+    /// faster (about 2x at 18-20 empties).
+    #[arg(long)]
+    pub label_weights: Option<PathBuf>,
     /// No progress output (tests).
     #[arg(long)]
     pub quiet: bool,
@@ -261,10 +266,17 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
             threads,
             hash_mb: args.hash_mb,
         };
+        let order = match &args.label_weights {
+            Some(w) => Some(PatternEval::load(w).map_err(|e| e.to_string())?),
+            None => None,
+        };
         let mut progress = Progress::new("games", total, args.quiet);
         let mut base = 0u64;
         for (si, games) in todo {
-            let samples = label_games(&games, 0, &cfg, &mut progress, base);
+            let samples = match &order {
+                Some(e) => label_games(&games, 0, &cfg, e, &mut progress, base),
+                None => label_games(&games, 0, &cfg, &Heuristic, &mut progress, base),
+            };
             base += games.len() as u64;
             save_samples(&sources[si].cache, &samples).map_err(|e| e.to_string())?;
             parts.push((si, samples));

@@ -8,7 +8,7 @@
 use super::dataset::{LabelKind, LabelledPosition};
 use super::games::{for_side_to_move, GameRecord};
 use super::progress::Progress;
-use crate::eval::heuristic::Heuristic;
+use crate::eval::Evaluator;
 use crate::search::solve_root;
 use crate::search::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -25,12 +25,14 @@ pub struct LabelConfig {
     pub hash_mb: usize,
 }
 
-/// Labels one game's positions, appending samples (solves use `tt`).
-pub fn label_game(
+/// Labels one game's positions, appending samples (solves use `tt`, and `order` to order
+/// their moves: the labels are exact whichever evaluation orders, only the time changes).
+pub fn label_game<E: Evaluator>(
     record: &GameRecord,
     game_id: u32,
     cfg: &LabelConfig,
     tt: &TranspositionTable,
+    order: &E,
     out: &mut Vec<LabelledPosition>,
 ) {
     let stop = AtomicBool::new(false);
@@ -42,7 +44,7 @@ pub fn label_game(
         }
         let e = board.empty_count();
         let (label, kind) = if e <= cfg.solve_empties {
-            let r = solve_root(&board, -64, 64, tt, &Heuristic, &stop);
+            let r = solve_root(&board, -64, 64, tt, order, &stop);
             (r.score, LabelKind::Exact)
         } else if let Some((depth, black)) = record.theoretical {
             let kind = if e == depth {
@@ -66,12 +68,13 @@ pub fn label_game(
     }
 }
 
-/// Labels games on `cfg.threads` threads; samples come back in game order. `progress` counts
-/// games.
-pub fn label_games(
+/// Labels games on `cfg.threads` threads, solves ordered by `order`; samples come back in game
+/// order. `progress` counts games.
+pub fn label_games<E: Evaluator + Sync>(
     games: &[GameRecord],
     first_game_id: u32,
     cfg: &LabelConfig,
+    order: &E,
     progress: &mut Progress,
     progress_base: u64,
 ) -> Vec<LabelledPosition> {
@@ -89,7 +92,7 @@ pub fn label_games(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(g) = games.get(i) else { break };
                     let mut out = Vec::with_capacity(64);
-                    label_game(g, first_game_id + i as u32, cfg, &tt, &mut out);
+                    label_game(g, first_game_id + i as u32, cfg, &tt, order, &mut out);
                     local.push((i, out));
                     done.fetch_add(1, Ordering::Relaxed);
                 }
