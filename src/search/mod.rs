@@ -15,6 +15,7 @@ mod context;
 mod end_cache;
 mod last_moves;
 mod limits;
+mod load;
 mod node;
 mod ordering;
 mod parallel;
@@ -37,7 +38,7 @@ use crate::book::BookLookup;
 use crate::eval::Evaluator;
 use context::Context;
 use parallel::SplitPool;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -49,6 +50,9 @@ pub struct Searcher<E: Evaluator> {
     probcut: Arc<ProbCutModel>,
     book: Option<Arc<dyn BookLookup>>,
     threads: usize,
+    /// Helpers working when the last search ended (fewer than `threads - 1` while the machine
+    /// had no core free for them): where the next search starts.
+    helpers_working: AtomicUsize,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -66,6 +70,7 @@ impl<E: Evaluator> Searcher<E> {
             probcut: Arc::new(ProbCutModel::empty()),
             book: None,
             threads: threads.max(1),
+            helpers_working: AtomicUsize::new(threads.max(1) - 1),
         })
     }
 
@@ -138,12 +143,16 @@ impl<E: Evaluator> Searcher<E> {
         let start = Instant::now();
         let deadline = Deadline::plan(limits.time, board.empty_count(), start);
         self.tt.new_search();
-        let pool = SplitPool::default();
+        let helpers = self.threads - 1;
+        let working = self.helpers_working.load(Ordering::Relaxed).min(helpers);
+        let pool = SplitPool::new(working);
         let mut result = std::thread::scope(|scope| {
-            for _ in 1..self.threads {
+            for index in 1..=helpers {
                 let (pool, tt, eval, probcut) = (&pool, &*self.tt, &*self.eval, &*self.probcut);
-                scope.spawn(move || node::help(pool, tt, eval, probcut, stop, deadline.hard));
+                let hard = deadline.hard;
+                scope.spawn(move || node::help(index, pool, tt, eval, probcut, stop, hard));
             }
+            let governor = (helpers > 0).then(|| scope.spawn(|| pool.govern(helpers, working)));
             let mut ctx = Context::new(&self.tt, &*self.eval, stop)
                 .with_probcut(&self.probcut)
                 .with_deadline(deadline.hard)
@@ -154,6 +163,12 @@ impl<E: Evaluator> Searcher<E> {
             }
             let r = root::iterate(&mut ctx, board, limits, deadline, start, report);
             pool.shut_down();
+            if let Some(g) = governor {
+                g.thread().unpark();
+                if let Ok(n) = g.join() {
+                    self.helpers_working.store(n, Ordering::Relaxed);
+                }
+            }
             r
         });
         result.nodes += pool.helper_nodes.load(Ordering::Relaxed);

@@ -1025,9 +1025,10 @@ impl<E: Evaluator> Context<'_, E> {
     }
 }
 
-/// The loop of a helper thread of `pool` in a search stopped by `stop` or `deadline`: joins
+/// The loop of helper `index` (from 1) of `pool` in a search stopped by `stop` or `deadline`: joins
 /// split points and searches their moves, keeping its endgame cache from one to the next.
 pub fn help<E: Evaluator>(
+    index: usize,
     pool: &SplitPool,
     tt: &TranspositionTable,
     eval: &E,
@@ -1040,7 +1041,7 @@ pub fn help<E: Evaluator>(
         .with_probcut(probcut)
         .with_pool(pool)
         .with_deadline(deadline);
-    pool.helper_loop(|sp| ctx.join(sp));
+    pool.helper_loop(index, |sp| ctx.join(sp));
 }
 
 /// A thread joins a split point (a helper, or an owner waiting below its own) with a context

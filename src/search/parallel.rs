@@ -5,8 +5,11 @@
 //! its own (its helpers' work), so that it never waits idle while they could use it. Nobody
 //! spins long: a thread with nothing to do sleeps after a short watch, so that a search
 //! sharing its machine with other programs does not burn the time its own threads need.
-//! Results are exact whatever the timing.
+//! Results are exact whatever the timing. While the threads queue for cores (another program
+//! busy on the machine), helpers stand down one by one ([`super::load::Governor`]) and come
+//! back when cores are idle again.
 
+use super::load::{self, Governor, LoadSample};
 use super::ordering::Candidate;
 use super::tt::MoveHint;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
@@ -134,9 +137,11 @@ pub trait Waiting {
 #[derive(Default)]
 pub struct SplitPool {
     open: Mutex<Vec<Arc<SplitPoint>>>,
-    /// Counts the split points ever opened (changed under the `open` lock): a thread that
-    /// found nothing to join waits for it to change.
+    /// Counts the split points ever opened and the changes of `allowed` (changed under the
+    /// `open` lock): a thread that found nothing to join waits for it to change.
     opened: AtomicU64,
+    /// Helpers allowed to work: those numbered above it stand down (asleep, not counted idle).
+    allowed: AtomicUsize,
     /// Threads waiting for work: idle helpers and owners waiting for their helpers.
     idle: AtomicUsize,
     /// Threads asleep on `wake` (changed under the `open` lock).
@@ -148,6 +153,34 @@ pub struct SplitPool {
 }
 
 impl SplitPool {
+    /// A pool for `helpers` helper threads, all allowed to work.
+    pub fn new(helpers: usize) -> SplitPool {
+        SplitPool {
+            allowed: AtomicUsize::new(helpers),
+            ..SplitPool::default()
+        }
+    }
+
+    /// Lets helpers `1..=n` work; the others stand down once their current split point is done.
+    pub fn allow(&self, n: usize) {
+        if let Ok(_open) = self.open.lock() {
+            if self.allowed.swap(n, AcqRel) != n {
+                self.opened.fetch_add(1, Release);
+                self.wake_sleepers();
+            }
+        }
+    }
+
+    /// True when helper `index` (from 1) may work.
+    fn is_allowed(&self, index: usize) -> bool {
+        index <= self.allowed.load(Acquire)
+    }
+
+    /// True once [`SplitPool::shut_down`] was called.
+    pub fn is_shut_down(&self) -> bool {
+        self.shutdown.load(Acquire)
+    }
+
     /// True when some thread is waiting for work (cheap: checked before opening a split).
     #[inline(always)]
     pub fn has_idle(&self) -> bool {
@@ -208,38 +241,98 @@ impl SplitPool {
         }
     }
 
-    /// Waits, counted as idle, for a split point to join: any with moves left. `None` at
-    /// shutdown.
-    fn wait_for_work(&self) -> Option<Arc<SplitPoint>> {
-        self.idle.fetch_add(1, AcqRel);
-        let taken = self.find_work();
-        self.idle.fetch_sub(1, AcqRel);
-        taken
+    /// Helper `index` waits for a split point to join: any with moves left, counted as idle
+    /// while it is allowed to work, asleep while it stands down. `None` at shutdown.
+    fn wait_for_work(&self, index: usize) -> Option<Arc<SplitPoint>> {
+        loop {
+            if self.is_allowed(index) {
+                self.idle.fetch_add(1, AcqRel);
+                let found = self.find_work(index);
+                self.idle.fetch_sub(1, AcqRel);
+                if let Some(taken) = found {
+                    return taken;
+                }
+            } else {
+                let mut open = self.open.lock().ok()?;
+                self.sleeping.fetch_add(1, Relaxed);
+                while !self.is_allowed(index) && !self.is_shut_down() {
+                    open = self.wake.wait(open).ok()?;
+                }
+                self.sleeping.fetch_sub(1, Relaxed);
+            }
+            if self.is_shut_down() {
+                return None;
+            }
+        }
     }
 
-    fn find_work(&self) -> Option<Arc<SplitPoint>> {
-        let mut open = self.open.lock().ok()?;
+    /// A split point for helper `index`; `Some(None)` at shutdown, `None` once it must stand
+    /// down.
+    fn find_work(&self, index: usize) -> Option<Option<Arc<SplitPoint>>> {
+        let Ok(mut open) = self.open.lock() else {
+            return Some(None);
+        };
         loop {
             if self.shutdown.load(Acquire) {
+                return Some(None);
+            }
+            if !self.is_allowed(index) {
                 return None;
             }
             if let Some(sp) = Self::join(&open, |_| true) {
-                return Some(sp);
+                return Some(Some(sp));
             }
             // Nothing to join among those open: wait for another to open.
             let seen = self.opened.load(Acquire);
             drop(open);
             let fresh = || self.opened.load(Acquire) != seen || self.shutdown.load(Acquire);
             let came = Self::watch(IDLE_SPIN, fresh);
-            open = self.open.lock().ok()?;
+            let Ok(relocked) = self.open.lock() else {
+                return Some(None);
+            };
+            open = relocked;
             if !came {
                 self.sleeping.fetch_add(1, Relaxed);
                 while !fresh() {
-                    open = self.wake.wait(open).ok()?;
+                    match self.wake.wait(open) {
+                        Ok(o) => open = o,
+                        Err(_) => return Some(None),
+                    }
                 }
                 self.sleeping.fetch_sub(1, Relaxed);
             }
         }
+    }
+
+    /// Samples the machine's load every [`load::WINDOW`] until shut down (then unpark this
+    /// thread), letting as many of the `helpers` work as the [`Governor`] says, `working` of
+    /// them at first. Returns the number working at the end: all of them at once where the
+    /// load cannot be read.
+    pub fn govern(&self, helpers: usize, working: usize) -> usize {
+        let Some(first) = LoadSample::now() else {
+            self.allow(helpers);
+            return helpers;
+        };
+        let mut governor = Governor::new(helpers, working, first);
+        let mut next = Instant::now() + load::WINDOW;
+        while !self.is_shut_down() {
+            let now = Instant::now();
+            if now < next {
+                std::thread::park_timeout(next - now);
+                continue;
+            }
+            next = now + load::WINDOW;
+            let Some(sample) = LoadSample::now() else {
+                break;
+            };
+            let before = governor.working();
+            let working = governor.next(sample);
+            if working != before {
+                tracing::debug!("helpers working: {before} -> {working} (of {helpers})");
+            }
+            self.allow(working);
+        }
+        governor.working()
     }
 
     /// Ends the helpers' loops.
@@ -250,10 +343,10 @@ impl SplitPool {
         }
     }
 
-    /// The loop of a helper thread: waits for a split point, has `search` search its moves
-    /// (returning the nodes it counted), repeats until shut down.
-    pub fn helper_loop(&self, mut search: impl FnMut(&Arc<SplitPoint>) -> u64) {
-        while let Some(sp) = self.wait_for_work() {
+    /// The loop of helper `index` (from 1): waits for a split point, has `search` search its
+    /// moves (returning the nodes it counted), repeats until shut down.
+    pub fn helper_loop(&self, index: usize, mut search: impl FnMut(&Arc<SplitPoint>) -> u64) {
+        while let Some(sp) = self.wait_for_work(index) {
             let nodes = search(&sp);
             self.leave(&sp, nodes);
         }
@@ -323,6 +416,36 @@ mod tests {
             parent,
             vec![Candidate::default(); moves],
         ))
+    }
+
+    /// A helper that stood down joins no split point and is not counted idle (so no owner
+    /// splits for it) until it is allowed again; then it joins the open one.
+    #[test]
+    fn a_helper_that_stood_down_joins_nothing_until_allowed_again() {
+        let pool = SplitPool::new(1);
+        pool.allow(0);
+        let joined = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                pool.helper_loop(1, |sp| {
+                    while sp.take().is_some() {}
+                    joined.fetch_add(1, SeqCst);
+                    0
+                })
+            });
+            let sp = split_point(None, 3);
+            pool.open(&sp);
+            std::thread::sleep(Duration::from_millis(50));
+            assert_eq!(joined.load(SeqCst), 0);
+            assert!(!pool.has_idle());
+            pool.allow(1);
+            let start = Instant::now();
+            while joined.load(SeqCst) == 0 && start.elapsed() < Duration::from_secs(20) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            assert_eq!(joined.load(SeqCst), 1);
+            pool.shut_down();
+        });
     }
 
     /// An owner that takes every move of the split points it joins, and lets the helper of
