@@ -287,3 +287,63 @@ fn bad_openings_file_is_an_error() {
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(err.contains("line 2"), "{err}");
 }
+
+/// Two openings give four distinct games; the fifth and sixth play the first opening again
+/// (at a fixed depth, the same games again), and the runner says so.
+#[test]
+fn games_past_the_openings_replay_them_and_the_runner_says_so() {
+    let (ok, out, games) = run_match(
+        "replay",
+        &[
+            "--engine",
+            &wedge("nboard"),
+            "--engine",
+            &wedge("nboard"),
+            "--depth",
+            "1",
+            "--games",
+            "6",
+        ],
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("note: games after the first 4 play the openings again"),
+        "{out}"
+    );
+    assert_eq!(games.len(), 6, "{out}");
+    assert_eq!(games[4].game().moves(), games[0].game().moves());
+    assert_eq!(games[5].game().moves(), games[1].game().moves());
+}
+
+/// The gate's fixed-depth match stops at two games an opening: more would repeat games
+/// exactly and only inflate its SPRT.
+#[test]
+fn the_gate_plays_each_opening_once_a_colour_at_a_fixed_depth() {
+    let dir = temp_dir("gate");
+    let openings = dir.join("one.txt");
+    std::fs::write(&openings, "f5d6c3d3c4\n").unwrap();
+    let output = Command::new(WEDGE)
+        .args([
+            "gate",
+            "weights/default.wts",
+            "--current",
+            "weights/default.wts",
+        ])
+        .args(["--depth", "1", "--games", "10", "--clock", "1"])
+        .arg("--openings")
+        .arg(&openings)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(
+        out.contains("the depth match plays 2 games, not 10: 1 openings"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(dir.join("depth.ggf")).unwrap();
+    assert_eq!(parse_ggf_games(&text).count(), 2, "{out}");
+    assert!(!output.status.success(), "two games decide nothing: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

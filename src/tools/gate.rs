@@ -171,15 +171,30 @@ pub fn run_gate(
             1,
         ),
     ];
+    // At a fixed depth both engines are deterministic: a game past the openings' last replays
+    // an earlier one exactly and would only inflate the SPRT.
+    let distinct = 2 * openings.len();
     let mut decisions = Vec::new();
     for (depth, time, what, concurrency) in matches {
+        let games = if time == MatchTimeControl::Depth && args.games > distinct {
+            let _ = writeln!(
+                out,
+                "gate: the depth match plays {distinct} games, not {}: {} openings, each with \
+                 both colours, and more would repeat games exactly",
+                args.games,
+                openings.len()
+            );
+            distinct
+        } else {
+            args.games
+        };
         let cfg = MatchConfig {
             engines: [
                 engine(&args.candidate, "candidate", depth),
                 engine(&current, "current", depth),
             ],
             openings: openings.clone(),
-            games: args.games,
+            games,
             limits: GameLimits {
                 time,
                 move_timeout: Duration::from_secs(600),

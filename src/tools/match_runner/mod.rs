@@ -181,6 +181,14 @@ pub fn run_match_from(
         source.describe(cfg),
         cfg.out.display()
     );
+    if cfg.games > 2 * cfg.openings.len() {
+        let _ = writeln!(
+            out,
+            "note: games after the first {} play the openings again (at a fixed depth, the same \
+             games again)",
+            2 * cfg.openings.len()
+        );
+    }
     std::thread::scope(|scope| {
         let stop = &stop;
         scope.spawn(move || source.play(cfg, tx, stop));
