@@ -17,6 +17,16 @@ pub const WINDOW: Duration = Duration::from_millis(100);
 /// stands down.
 const QUEUED_MAX: f64 = 0.3;
 
+/// Cores the process gains per working helper, beyond the main thread's one, below which a
+/// helper stands down when the threads queue (the scheduler gives the process little more than
+/// one core, so a helper's work only makes the others wait).
+const GAIN_MIN: f64 = 0.1;
+
+/// Windows after a helper stood down (with no core idle meanwhile) before one tries again:
+/// the scheduler may give the process more than one core while another program runs, which only
+/// working helpers can find out.
+const RETRY_WINDOWS: u32 = 10;
+
 /// Idle cores, on average over a window, from which a helper that stood down may come back.
 const IDLE_MIN: f64 = 0.8;
 
@@ -28,7 +38,9 @@ const CALM_WINDOWS: u32 = 2;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoadSample {
     pub at: Instant,
-    /// Nanoseconds this process's threads have waited on run queues since they started.
+    /// Nanoseconds this process's threads have run, and waited on run queues, since they
+    /// started.
+    pub run_ns: u64,
     pub queued_ns: u64,
     /// The machine's idle time and all its time since boot, in the kernel's ticks (summed over
     /// its cores), and its number of cores.
@@ -41,11 +53,12 @@ impl LoadSample {
     /// The counters now, or `None` where `/proc` does not give them.
     pub fn now() -> Option<LoadSample> {
         let at = Instant::now();
-        let queued_ns = queued_ns()?;
+        let (run_ns, queued_ns) = thread_times()?;
         let stat = std::fs::read_to_string("/proc/stat").ok()?;
         let (idle_ticks, all_ticks, cores) = parse_stat(&stat)?;
         Some(LoadSample {
             at,
+            run_ns,
             queued_ns,
             idle_ticks,
             all_ticks,
@@ -54,19 +67,21 @@ impl LoadSample {
     }
 }
 
-/// The run-queue wait of every thread of this process (the second field of each
-/// `/proc/self/task/*/schedstat`).
-fn queued_ns() -> Option<u64> {
-    let mut total = 0u64;
+/// The time on a core and the run-queue wait of every thread of this process (the first two
+/// fields of each `/proc/self/task/*/schedstat`, in nanoseconds).
+fn thread_times() -> Option<(u64, u64)> {
+    let (mut run, mut queued) = (0u64, 0u64);
     for task in std::fs::read_dir("/proc/self/task").ok()? {
         let path = task.ok()?.path().join("schedstat");
         // A thread may end between the listing and the read: it no longer counts.
         let Ok(text) = std::fs::read_to_string(path) else {
             continue;
         };
-        total += text.split_whitespace().nth(1)?.parse::<u64>().ok()?;
+        let mut fields = text.split_whitespace().map(str::parse::<u64>);
+        run += fields.next()?.ok()?;
+        queued += fields.next()?.ok()?;
     }
-    Some(total)
+    Some((run, queued))
 }
 
 /// The idle ticks (idle and waiting for input or output), all ticks and the number of cores
@@ -96,6 +111,8 @@ pub struct Governor {
     allowed: usize,
     last: LoadSample,
     calm: u32,
+    /// Windows left before a helper tries again (see [`RETRY_WINDOWS`]).
+    retry: u32,
 }
 
 impl Governor {
@@ -106,6 +123,7 @@ impl Governor {
             allowed: working.min(helpers),
             last: first,
             calm: 0,
+            retry: RETRY_WINDOWS,
         }
     }
 
@@ -115,7 +133,9 @@ impl Governor {
     }
 
     /// The helpers allowed to work after the window ending at `now`: one fewer while our
-    /// threads queue for cores, one more after [`CALM_WINDOWS`] windows with a core idle.
+    /// threads queue for cores and the helpers add little CPU (less than [`GAIN_MIN`] of a
+    /// core each); one more after [`CALM_WINDOWS`] windows with a core idle, or to try again
+    /// after [`RETRY_WINDOWS`].
     pub fn next(&mut self, now: LoadSample) -> usize {
         let last = std::mem::replace(&mut self.last, now);
         let secs = now.at.saturating_duration_since(last.at).as_secs_f64();
@@ -123,20 +143,28 @@ impl Governor {
         if secs <= 0.0 || ticks == 0 {
             return self.allowed;
         }
-        let queued = now.queued_ns.saturating_sub(last.queued_ns) as f64 / 1e9 / secs;
+        let rate = |a: u64, b: u64| a.saturating_sub(b) as f64 / 1e9 / secs;
+        let queued = rate(now.queued_ns, last.queued_ns);
+        let gained = rate(now.run_ns, last.run_ns) - 1.0;
         let idle_share = now.idle_ticks.saturating_sub(last.idle_ticks) as f64 / ticks as f64;
         let idle_cores = idle_share * f64::from(now.cores);
-        if queued > QUEUED_MAX {
-            self.allowed = self.allowed.saturating_sub(1);
+        let k = self.allowed;
+        if k > 0 && queued > QUEUED_MAX && gained < GAIN_MIN * k as f64 {
+            self.allowed -= 1;
             self.calm = 0;
-        } else if idle_cores >= IDLE_MIN && self.allowed < self.helpers {
-            self.calm += 1;
-            if self.calm >= CALM_WINDOWS {
+            self.retry = RETRY_WINDOWS;
+        } else if k < self.helpers {
+            self.calm = if idle_cores >= IDLE_MIN {
+                self.calm + 1
+            } else {
+                0
+            };
+            self.retry = self.retry.saturating_sub(1);
+            if self.calm >= CALM_WINDOWS || self.retry == 0 {
                 self.allowed += 1;
                 self.calm = 0;
+                self.retry = RETRY_WINDOWS;
             }
-        } else {
-            self.calm = 0;
         }
         self.allowed
     }
@@ -148,9 +176,10 @@ mod tests {
 
     /// A sample `ms` milliseconds after `t0` with these counters (2 cores, 100 ticks a second
     /// for each).
-    fn at(t0: Instant, ms: u64, queued_ms: u64, idle_ticks: u64) -> LoadSample {
+    fn at(t0: Instant, ms: u64, run_ms: u64, queued_ms: u64, idle_ticks: u64) -> LoadSample {
         LoadSample {
             at: t0 + Duration::from_millis(ms),
+            run_ns: run_ms * 1_000_000,
             queued_ns: queued_ms * 1_000_000,
             idle_ticks,
             all_ticks: ms / 5,
@@ -168,28 +197,37 @@ mod tests {
         assert_eq!(parse_stat("cpu  1 2 3\ncpu0 1\n"), None);
     }
 
-    /// Threads queueing for cores send one helper away per window; idle cores bring them
-    /// back one per two windows; a machine we fill ourselves changes nothing.
+    /// Threads queueing for cores while the helpers add little CPU send one helper away per
+    /// window; idle cores bring them back one per two windows, and without idle cores one tries
+    /// again every ten windows; a machine we fill ourselves changes nothing.
     #[test]
     fn helpers_stand_down_under_load_and_come_back_when_cores_are_idle() {
         let t0 = Instant::now();
-        let mut g = Governor::new(2, 2, at(t0, 0, 0, 0));
-        // Our two threads fill both cores: no queue, nothing idle.
-        assert_eq!(g.next(at(t0, 100, 5, 0)), 2);
-        // Another program runs: our threads queue 60 ms of each 100.
-        assert_eq!(g.next(at(t0, 200, 65, 0)), 1);
-        assert_eq!(g.next(at(t0, 300, 125, 0)), 0);
-        assert_eq!(g.next(at(t0, 400, 185, 0)), 0);
-        // Alone on one core beside the other program: no queue, nothing idle.
-        assert_eq!(g.next(at(t0, 500, 186, 0)), 0);
-        // The other program ends: a core idle for two windows brings a helper back.
-        assert_eq!(g.next(at(t0, 600, 186, 10)), 0);
-        assert_eq!(g.next(at(t0, 700, 186, 20)), 1);
-        // A window without an idle core starts the count again.
-        assert_eq!(g.next(at(t0, 800, 186, 20)), 1);
-        assert_eq!(g.next(at(t0, 900, 186, 30)), 1);
-        assert_eq!(g.next(at(t0, 1000, 186, 40)), 2);
-        assert_eq!(g.next(at(t0, 1100, 186, 50)), 2);
+        let mut g = Governor::new(2, 2, at(t0, 0, 0, 0, 0));
+        // Our three threads fill both cores and more: queued, but 1.9 cores of CPU.
+        assert_eq!(g.next(at(t0, 100, 190, 40, 0)), 2);
+        // Another program runs: our threads queue and get 1.05 cores between them.
+        assert_eq!(g.next(at(t0, 200, 295, 100, 0)), 1);
+        assert_eq!(g.next(at(t0, 300, 400, 160, 0)), 0);
+        let mut ms = 300;
+        let (mut run, queued, mut idle) = (400, 160, 0);
+        // Alone on one core beside the other program: no queue, nothing idle, one core of CPU.
+        for _ in 0..9 {
+            (ms, run) = (ms + 100, run + 100);
+            assert_eq!(g.next(at(t0, ms, run, queued, idle)), 0);
+        }
+        // The tenth window: a helper tries again, and gets 1.15 cores between the two: it stays.
+        (ms, run) = (ms + 100, run + 100);
+        assert_eq!(g.next(at(t0, ms, run, queued, idle)), 1);
+        (ms, run) = (ms + 100, run + 115);
+        assert_eq!(g.next(at(t0, ms, run, queued + 60, idle)), 1);
+        // The other program ends: a core idle for two windows brings the last helper back.
+        (ms, run, idle) = (ms + 100, run + 200, idle + 10);
+        assert_eq!(g.next(at(t0, ms, run, queued + 60, idle)), 1);
+        (ms, run, idle) = (ms + 100, run + 200, idle + 10);
+        assert_eq!(g.next(at(t0, ms, run, queued + 60, idle)), 2);
+        (ms, run) = (ms + 100, run + 200);
+        assert_eq!(g.next(at(t0, ms, run, queued + 60, idle)), 2);
     }
 
     /// On Linux the counters are readable and only grow.
@@ -201,6 +239,6 @@ mod tests {
         let b = LoadSample::now().expect("/proc gives the load");
         assert!(a.cores >= 1 && a.cores == b.cores);
         assert!(b.all_ticks >= a.all_ticks && b.idle_ticks >= a.idle_ticks);
-        assert!(b.queued_ns >= a.queued_ns);
+        assert!(b.queued_ns >= a.queued_ns && b.run_ns >= a.run_ns);
     }
 }

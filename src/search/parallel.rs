@@ -330,6 +330,7 @@ impl SplitPool {
             if working != before {
                 tracing::debug!("helpers working: {before} -> {working} (of {helpers})");
             }
+            tracing::trace!("load: {sample:?}");
             self.allow(working);
         }
         governor.working()
