@@ -242,66 +242,57 @@ impl SplitPool {
     }
 
     /// Helper `index` waits for a split point to join: any with moves left, counted as idle
-    /// while it is allowed to work, asleep while it stands down. `None` at shutdown.
+    /// while it is allowed to work, asleep while it stands down (a change of `allowed` bumps
+    /// `opened`, which wakes it). `None` at shutdown.
     fn wait_for_work(&self, index: usize) -> Option<Arc<SplitPoint>> {
-        loop {
-            if self.is_allowed(index) {
-                self.idle.fetch_add(1, AcqRel);
-                let found = self.find_work(index);
-                self.idle.fetch_sub(1, AcqRel);
-                if let Some(taken) = found {
-                    return taken;
-                }
-            } else {
-                let mut open = self.open.lock().ok()?;
-                self.sleeping.fetch_add(1, Relaxed);
-                while !self.is_allowed(index) && !self.is_shut_down() {
-                    open = self.wake.wait(open).ok()?;
-                }
-                self.sleeping.fetch_sub(1, Relaxed);
-            }
+        let mut open = self.open.lock().ok()?;
+        let mut counted = false;
+        let taken = 'wait: loop {
             if self.is_shut_down() {
-                return None;
+                break None;
             }
-        }
-    }
-
-    /// A split point for helper `index`; `Some(None)` at shutdown, `None` once it must stand
-    /// down.
-    fn find_work(&self, index: usize) -> Option<Option<Arc<SplitPoint>>> {
-        let Ok(mut open) = self.open.lock() else {
-            return Some(None);
-        };
-        loop {
-            if self.shutdown.load(Acquire) {
-                return Some(None);
-            }
-            if !self.is_allowed(index) {
-                return None;
-            }
-            if let Some(sp) = Self::join(&open, |_| true) {
-                return Some(Some(sp));
-            }
-            // Nothing to join among those open: wait for another to open.
-            let seen = self.opened.load(Acquire);
-            drop(open);
-            let fresh = || self.opened.load(Acquire) != seen || self.shutdown.load(Acquire);
-            let came = Self::watch(IDLE_SPIN, fresh);
-            let Ok(relocked) = self.open.lock() else {
-                return Some(None);
-            };
-            open = relocked;
-            if !came {
-                self.sleeping.fetch_add(1, Relaxed);
-                while !fresh() {
-                    match self.wake.wait(open) {
-                        Ok(o) => open = o,
-                        Err(_) => return Some(None),
-                    }
+            let allowed = self.is_allowed(index);
+            if allowed != counted {
+                if allowed {
+                    self.idle.fetch_add(1, AcqRel);
+                } else {
+                    self.idle.fetch_sub(1, AcqRel);
                 }
-                self.sleeping.fetch_sub(1, Relaxed);
+                counted = allowed;
             }
+            if allowed {
+                if let Some(sp) = Self::join(&open, |_| true) {
+                    break Some(sp);
+                }
+            }
+            // Nothing to join (or standing down): wait for a split point to open, `allowed`
+            // to change or the pool to shut down; watching first when allowed.
+            let seen = self.opened.load(Acquire);
+            let fresh = || self.opened.load(Acquire) != seen || self.is_shut_down();
+            if allowed {
+                drop(open);
+                let came = Self::watch(IDLE_SPIN, fresh);
+                let Ok(relocked) = self.open.lock() else {
+                    break None;
+                };
+                open = relocked;
+                if came {
+                    continue;
+                }
+            }
+            self.sleeping.fetch_add(1, Relaxed);
+            while !fresh() {
+                match self.wake.wait(open) {
+                    Ok(o) => open = o,
+                    Err(_) => break 'wait None,
+                }
+            }
+            self.sleeping.fetch_sub(1, Relaxed);
+        };
+        if counted {
+            self.idle.fetch_sub(1, AcqRel);
         }
+        taken
     }
 
     /// Samples the machine's load every [`load::WINDOW`] until shut down (then unpark this

@@ -6,7 +6,7 @@ use super::match_runner::game::GameLimits;
 use super::match_runner::openings::{read_openings, OpeningsError};
 use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl};
 use super::match_runner::stats::{Sprt, SprtDecision};
-use super::match_runner::{run_match, MatchConfig, MatchError};
+use super::match_runner::{distinct_games, run_match, MatchConfig, MatchError};
 use crate::formats::Clock;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -173,7 +173,7 @@ pub fn run_gate(
     ];
     // At a fixed depth both engines are deterministic: a game past the openings' last replays
     // an earlier one exactly and would only inflate the SPRT.
-    let distinct = 2 * openings.len();
+    let distinct = distinct_games(openings.len());
     let mut decisions = Vec::new();
     for (depth, time, what, concurrency) in matches {
         let games = if time == MatchTimeControl::Depth && args.games > distinct {

@@ -97,7 +97,7 @@ pub struct TrainArgs {
     pub heldout_weights: Option<PathBuf>,
     /// Weights that order the moves of the labelling solves (default: the built-in stand-in
     /// evaluation). The labels are exact either way; trained weights only make the solves
-    /// faster (about 2x at 18-20 empties).
+    /// faster (about 1.3x at 20 empties).
     #[arg(long)]
     pub label_weights: Option<PathBuf>,
     /// No progress output (tests).

@@ -150,6 +150,12 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     run_match_from(cfg, &LocalGames, out)
 }
 
+/// Games a match over `openings` openings plays before it plays one again: each opening once
+/// with each colour.
+pub fn distinct_games(openings: usize) -> usize {
+    2 * openings
+}
+
 /// Plays the match with the games of `source`, printing progress and the final table to `out`.
 pub fn run_match_from(
     cfg: &MatchConfig,
@@ -181,12 +187,12 @@ pub fn run_match_from(
         source.describe(cfg),
         cfg.out.display()
     );
-    if cfg.games > 2 * cfg.openings.len() {
+    let distinct = distinct_games(cfg.openings.len());
+    if cfg.games > distinct {
         let _ = writeln!(
             out,
-            "note: games after the first {} play the openings again (at a fixed depth, the same \
-             games again)",
-            2 * cfg.openings.len()
+            "note: games after the first {distinct} play the openings again (at a fixed depth, \
+             the same games again)"
         );
     }
     std::thread::scope(|scope| {
