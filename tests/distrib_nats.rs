@@ -813,11 +813,12 @@ fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer()
     let args = ["--threads", "1", "--hash", "16", "solve", file];
     let local = run_ok(&args);
     assert!(local.contains("checked 6, wrong 0"), "{local}");
-    // A damaged answer waits on the first unit's subject (FFO #1 and #2, two per unit).
+    // A damaged answer waits on the first unit's subject (FFO #1 and #2, two per unit); exact
+    // solves are sent the solver's weights.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let model = wedge::train::selfplay::Model::load(
-        &root.join("weights/default.wts"),
-        Some(&root.join("weights/default.probcut")),
+        &root.join("weights/solver.wts"),
+        Some(&root.join("weights/solver.probcut")),
     )
     .unwrap();
     let text = std::fs::read_to_string(file).unwrap();

@@ -91,6 +91,49 @@ fn two_threads_give_the_same_scores() {
     assert_eq!(scores(&one), scores(&two));
 }
 
+/// The solver's evaluation (`Searcher::with_solver`) changes how many nodes a solve takes,
+/// never its answers: FFO #20-#29 (20-24 empties) solved exactly guided by the shipped
+/// weights, then by test weights of pseudo-random values. A search that does not solve its
+/// root (here a depth-6 midgame search) keeps the play evaluation: the same value and nodes.
+#[test]
+fn the_solver_evaluation_changes_the_nodes_not_the_answers() {
+    let entries = &suite("fforum-20-39.obf")[..10];
+    let solve = |searcher: &Searcher<PatternEval>| {
+        let mut out = Vec::new();
+        let limits = Limits::solve(SolveMode::Exact);
+        let (rows, summary) = solve_entries(searcher, entries, &limits, &mut out).unwrap();
+        let table = String::from_utf8_lossy(&out);
+        assert!(summary.wrong.is_empty(), "{:?}\n{table}", summary.wrong);
+        assert_eq!(summary.checked, entries.len(), "{table}");
+        let nodes: u64 = rows.iter().map(|r| r.report.nodes).sum();
+        let scores: Vec<i32> = rows.iter().map(|r| r.report.score).collect();
+        (scores, nodes)
+    };
+    let midgame = |searcher: &Searcher<PatternEval>| {
+        searcher.clear();
+        let stop = AtomicBool::new(false);
+        let r = searcher.search(
+            &entries[0].position.board,
+            &Limits::depth(6),
+            &stop,
+            &mut |_| {},
+        );
+        (r.score, r.nodes)
+    };
+    let eval = Arc::new(shipped_eval());
+    let random = wedge::eval::pattern_eval::test_weights(15, 5);
+    let random = Arc::new(PatternEval::from_weights(&random).expect("test weights"));
+    let plain = Searcher::new(eval.clone(), 64, 1);
+    let guided = Searcher::new(eval, 64, 1).with_solver(random, Arc::new(ProbCutModel::empty()));
+    let ((scores, nodes), (scores_random, nodes_random)) = (solve(&plain), solve(&guided));
+    assert_eq!(scores, scores_random);
+    assert!(
+        nodes_random > nodes,
+        "guided by random weights: {nodes_random} nodes, by the trained ones: {nodes}"
+    );
+    assert_eq!(midgame(&plain), midgame(&guided));
+}
+
 /// The shipped Multi-ProbCut model (selective passes prune with it).
 fn shipped_probcut() -> ProbCutModel {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/default.probcut");

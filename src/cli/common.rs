@@ -19,6 +19,11 @@ pub struct Common {
     /// Multi-ProbCut model file (default: the one beside the weights).
     #[arg(long, global = true)]
     pub probcut: Option<PathBuf>,
+    /// Weights that guide solves without a clock, their ProbCut model beside them (default:
+    /// solver.wts beside the weights when present, else the weights themselves). Exact
+    /// results do not depend on them, only the time to reach them.
+    #[arg(long, global = true)]
+    pub solver_weights: Option<PathBuf>,
     /// Opening book file (default: books/default.book when present).
     #[arg(long, global = true)]
     pub book: Option<PathBuf>,
@@ -57,6 +62,7 @@ impl Common {
         EngineBuilder {
             weights: self.weights.clone(),
             probcut: self.probcut.clone(),
+            solver_weights: self.solver_weights.clone(),
             hash_mb: self.hash as usize,
             threads: self.threads(),
             book: BookOptions {

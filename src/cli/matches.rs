@@ -136,6 +136,7 @@ fn queued_side(
         Some(("wedge", path)) => wedge(EngineBuilder {
             weights: Some(PathBuf::from(path)),
             probcut: None,
+            solver_weights: None,
             ..common.builder()
         })?,
         _ if match_game::valid_name(text) => (

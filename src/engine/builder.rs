@@ -21,6 +21,8 @@ pub enum BuildError {
     NoWeights,
     #[error("no weights file {}", .0.display())]
     MissingWeights(PathBuf),
+    #[error("--solver-weights {}: no such file", .0.display())]
+    MissingSolverWeights(PathBuf),
     #[error(transparent)]
     Weights(#[from] WeightsError),
     #[error(transparent)]
@@ -40,6 +42,10 @@ pub enum BuildError {
     )]
     LearnBookIsShipped(PathBuf),
 }
+
+/// The solver's weights' file name beside the play weights they go with (their ProbCut
+/// model beside them, as `solver.probcut`).
+pub const SOLVER_WEIGHTS_FILE: &str = "solver.wts";
 
 /// The books play consults.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +71,9 @@ pub struct EngineBuilder {
     pub weights: Option<PathBuf>,
     /// `--probcut` (none: the `.probcut` file beside the weights, else no model).
     pub probcut: Option<PathBuf>,
+    /// `--solver-weights` (none: [`SOLVER_WEIGHTS_FILE`] beside the weights when present,
+    /// else the weights themselves guide solves).
+    pub solver_weights: Option<PathBuf>,
     pub hash_mb: usize,
     pub threads: usize,
     pub book: BookOptions,
@@ -129,6 +138,57 @@ impl EngineBuilder {
         }
     }
 
+    /// The weights that guide untimed solves (`Searcher::with_solver`): `--solver-weights`,
+    /// else [`SOLVER_WEIGHTS_FILE`] beside the weights when present, else none (the play
+    /// weights guide them too).
+    pub fn solver_weights_path(&self) -> Option<PathBuf> {
+        match &self.solver_weights {
+            Some(p) => Some(p.clone()),
+            None => self
+                .weights_path()
+                .ok()
+                .map(|w| w.with_file_name(SOLVER_WEIGHTS_FILE))
+                .filter(|p| p.is_file()),
+        }
+    }
+
+    /// The same assembled for solves alone: the solver's weights (when there are any) as the
+    /// weights, with their own ProbCut model. What a queue's solve units are sent, so that
+    /// workers search as a local solve does.
+    pub fn for_solves(&self) -> EngineBuilder {
+        match self.solver_weights_path() {
+            Some(path) => EngineBuilder {
+                weights: Some(path),
+                probcut: None,
+                solver_weights: None,
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
+    }
+
+    /// The solver's weights file, checked to exist, and its ProbCut model (the `.probcut`
+    /// file beside it, else none).
+    fn solver_files(&self) -> Result<Option<(PathBuf, ProbCutModel)>, BuildError> {
+        let Some(path) = self.solver_weights_path() else {
+            return Ok(None);
+        };
+        if !path.is_file() {
+            return Err(BuildError::MissingSolverWeights(path));
+        }
+        let model = path.with_extension("probcut");
+        let model = if model.is_file() {
+            ProbCutModel::load(&model)?
+        } else {
+            tracing::warn!(
+                "no {} beside the solver's weights: solves prune nothing before the exact pass",
+                model.display()
+            );
+            ProbCutModel::empty()
+        };
+        Ok(Some((path, model)))
+    }
+
     /// A searcher of the evaluation and its ProbCut model, with the table and threads asked.
     pub fn searcher(&self) -> Result<Searcher<PatternEval>, BuildError> {
         let eval = Arc::new(self.evaluation()?);
@@ -138,7 +198,14 @@ impl EngineBuilder {
     /// As [`EngineBuilder::searcher`] around an evaluation already loaded.
     pub fn searcher_of(&self, eval: Arc<PatternEval>) -> Result<Searcher<PatternEval>, BuildError> {
         let probcut = self.probcut()?;
-        Ok(Searcher::try_new(eval, self.hash_mb, self.threads)?.with_probcut(Arc::new(probcut)))
+        let searcher =
+            Searcher::try_new(eval, self.hash_mb, self.threads)?.with_probcut(Arc::new(probcut));
+        Ok(match self.solver_files()? {
+            Some((path, model)) => {
+                searcher.with_solver(Arc::new(PatternEval::load(&path)?), Arc::new(model))
+            }
+            None => searcher,
+        })
     }
 
     /// How a book is checked when opened.
@@ -217,6 +284,7 @@ impl EngineBuilder {
             return Err(BuildError::MissingWeights(weights));
         }
         let probcut = self.probcut()?;
+        let solver = self.solver_files()?;
         let options = self.engine_options()?;
         let (hash, threads) = (self.hash_mb, self.threads);
         Ok(move |sink| {
@@ -227,9 +295,16 @@ impl EngineBuilder {
                         std::process::exit(1)
                     };
                     let eval = PatternEval::load(&weights).unwrap_or_else(|e| fail(&e));
-                    Searcher::try_new(Arc::new(eval), hash, threads)
+                    let searcher = Searcher::try_new(Arc::new(eval), hash, threads)
                         .unwrap_or_else(|e| fail(&e))
-                        .with_probcut(Arc::new(probcut))
+                        .with_probcut(Arc::new(probcut));
+                    match solver {
+                        Some((path, model)) => {
+                            let eval = PatternEval::load(&path).unwrap_or_else(|e| fail(&e));
+                            searcher.with_solver(Arc::new(eval), Arc::new(model))
+                        }
+                        None => searcher,
+                    }
                 },
                 options,
                 sink,

@@ -103,6 +103,13 @@ impl Limits {
         }
     }
 
+    /// Whether these limits solve a root of `empties` empties (exactly or win/loss/draw) from
+    /// the first iteration, with no clock to stop them: such a search ends in an exact answer.
+    pub fn solves_untimed(&self, empties: u32) -> bool {
+        let exact = self.solve.is_some() && empties <= self.solve_empties;
+        (exact || empties <= self.wld_empties) && self.time == TimeControl::Infinite
+    }
+
     /// Playing on a clock: selective midgame iterations as deep as time allows (at most
     /// `depth`), then probable, win/loss/draw and exact solves, each started only when the
     /// time left is expected to cover it.

@@ -77,11 +77,17 @@ fn thread_times() -> Option<(u64, u64)> {
         let Ok(text) = std::fs::read_to_string(path) else {
             continue;
         };
-        let mut fields = text.split_whitespace().map(str::parse::<u64>);
-        run += fields.next()?.ok()?;
-        queued += fields.next()?.ok()?;
+        let (r, q) = parse_schedstat(&text)?;
+        run += r;
+        queued += q;
     }
     Some((run, queued))
+}
+
+/// A thread's time on a core and its run-queue wait from the text of its `schedstat`.
+fn parse_schedstat(text: &str) -> Option<(u64, u64)> {
+    let mut fields = text.split_whitespace().map(str::parse::<u64>);
+    Some((fields.next()?.ok()?, fields.next()?.ok()?))
 }
 
 /// The idle ticks (idle and waiting for input or output), all ticks and the number of cores
@@ -230,15 +236,38 @@ mod tests {
         assert_eq!(g.next(at(t0, ms, run, queued + 60, idle)), 2);
     }
 
-    /// On Linux the counters are readable and only grow.
+    /// On Linux the counters are readable, the machine's only grow, and a thread's time on a
+    /// core grows while it works. (The process's sum over its threads may drop between two
+    /// samples when other threads end, as the test harness's do.)
     #[test]
     #[cfg(target_os = "linux")]
     fn this_machine_gives_counters() {
         let a = LoadSample::now().expect("/proc gives the load");
-        std::thread::sleep(Duration::from_millis(20));
+        let own = || {
+            let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
+            parse_schedstat(&text).expect("schedstat parses")
+        };
+        let before = own();
+        let start = Instant::now();
+        let mut x = 1u64;
+        while start.elapsed() < Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let after = own();
         let b = LoadSample::now().expect("/proc gives the load");
         assert!(a.cores >= 1 && a.cores == b.cores);
         assert!(b.all_ticks >= a.all_ticks && b.idle_ticks >= a.idle_ticks);
-        assert!(b.queued_ns >= a.queued_ns && b.run_ns >= a.run_ns);
+        assert!(a.run_ns > 0 && b.run_ns > 0);
+        assert!(
+            after.0 > before.0 && after.1 >= before.1,
+            "{before:?} -> {after:?}"
+        );
+    }
+
+    #[test]
+    fn schedstat_text_gives_run_and_queued_time() {
+        assert_eq!(parse_schedstat("1234 567 89\n"), Some((1234, 567)));
+        assert_eq!(parse_schedstat("1234\n"), None);
+        assert_eq!(parse_schedstat("x 1 2\n"), None);
     }
 }

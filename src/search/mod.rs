@@ -48,6 +48,8 @@ pub struct Searcher<E: Evaluator> {
     tt: Arc<TranspositionTable>,
     eval: Arc<E>,
     probcut: Arc<ProbCutModel>,
+    /// The evaluation and ProbCut model of untimed solves (see [`Searcher::with_solver`]).
+    solver: Option<(Arc<E>, Arc<ProbCutModel>)>,
     book: Option<Arc<dyn BookLookup>>,
     threads: usize,
     /// Helpers working when the last search ended (fewer than `threads - 1` while the machine
@@ -68,6 +70,7 @@ impl<E: Evaluator> Searcher<E> {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
             eval,
             probcut: Arc::new(ProbCutModel::empty()),
+            solver: None,
             book: None,
             threads: threads.max(1),
             helpers_working: AtomicUsize::new(threads.max(1) - 1),
@@ -77,6 +80,15 @@ impl<E: Evaluator> Searcher<E> {
     /// Uses `model` for Multi-ProbCut (searches with a selectivity level above 0).
     pub fn with_probcut(mut self, model: Arc<ProbCutModel>) -> Self {
         self.probcut = model;
+        self
+    }
+
+    /// Searches that solve their root without a clock ([`Limits::solves_untimed`]) use `eval`
+    /// and its ProbCut `model` from the first iteration on, instead of the play evaluation:
+    /// weights trained for the endgame guide a solve better, and a finished solve is exact
+    /// whatever guided it.
+    pub fn with_solver(mut self, eval: Arc<E>, model: Arc<ProbCutModel>) -> Self {
+        self.solver = Some((eval, model));
         self
     }
 
@@ -146,15 +158,19 @@ impl<E: Evaluator> Searcher<E> {
         let helpers = self.threads - 1;
         let working = self.helpers_working.load(Ordering::Relaxed).min(helpers);
         let pool = SplitPool::new(working);
+        let (eval, probcut) = match &self.solver {
+            Some((e, m)) if limits.solves_untimed(board.empty_count()) => (&**e, &**m),
+            _ => (&*self.eval, &*self.probcut),
+        };
         let mut result = std::thread::scope(|scope| {
             for index in 1..=helpers {
-                let (pool, tt, eval, probcut) = (&pool, &*self.tt, &*self.eval, &*self.probcut);
+                let (pool, tt) = (&pool, &*self.tt);
                 let hard = deadline.hard;
                 scope.spawn(move || node::help(index, pool, tt, eval, probcut, stop, hard));
             }
             let governor = (helpers > 0).then(|| scope.spawn(|| pool.govern(helpers, working)));
-            let mut ctx = Context::new(&self.tt, &*self.eval, stop)
-                .with_probcut(&self.probcut)
+            let mut ctx = Context::new(&self.tt, eval, stop)
+                .with_probcut(probcut)
                 .with_deadline(deadline.hard)
                 .with_book(book, board.empty_count());
             ctx.root_moves = root_moves;
