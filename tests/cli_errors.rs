@@ -42,7 +42,7 @@ fn a_hash_beyond_the_address_space_limit_fails_at_start_with_the_limit_named() {
 /// `--solver-weights` naming no file, or a file that is not weights, stops the command with
 /// the option or the file named (before any search).
 #[test]
-fn missing_or_bad_ordering_weights_are_refused_by_name() {
+fn missing_or_bad_solver_weights_are_refused_by_name() {
     let dir = std::env::temp_dir().join(format!("wedge-cli-solver-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let missing = dir.join("missing.wts");
@@ -51,35 +51,28 @@ fn missing_or_bad_ordering_weights_are_refused_by_name() {
     let obf = dir.join("one.obf");
     let start = "---------------------------OX------XO--------------------------- X;\n";
     std::fs::write(&obf, start).unwrap();
+    // The exit code and standard error of `wedge --solver-weights FILE CMD`.
+    let run = |file: &std::path::Path, cmd: &str| {
+        let script = format!(
+            "exec \"$WEDGE\" --no-book --solver-weights {} {cmd}",
+            file.display()
+        );
+        let out = shell(&script, b"nboard 2\nping 1\n");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).trim_end().to_string(),
+        )
+    };
     let solve = format!("solve {}", obf.display());
     for cmd in ["nboard", solve.as_str()] {
-        let out = shell(
-            &format!(
-                "exec \"$WEDGE\" --no-book --solver-weights {} {cmd}",
-                missing.display()
-            ),
-            b"nboard 2\nping 1\n",
+        let expected = format!(
+            "wedge: --solver-weights {}: no such file",
+            missing.display()
         );
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{cmd}: {stderr}");
-        assert_eq!(
-            stderr.trim_end(),
-            format!(
-                "wedge: --solver-weights {}: no such file",
-                missing.display()
-            ),
-            "{cmd}"
-        );
+        assert_eq!(run(&missing, cmd), (Some(1), expected), "{cmd}");
     }
-    let out = shell(
-        &format!(
-            "exec \"$WEDGE\" --no-book --solver-weights {} nboard",
-            bad.display()
-        ),
-        b"nboard 2\nping 1\n",
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let (code, stderr) = run(&bad, "nboard");
+    assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains(&bad.display().to_string()), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

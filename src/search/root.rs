@@ -31,8 +31,9 @@ pub struct Report {
 const SOLVE_PRESEARCH_GAP: u32 = 14;
 const SMALL_SOLVE_PRESEARCH_GAP: u32 = 10;
 /// The selective passes at full depth before an exact solve (levels of
-/// [`Selectivity::PERCENT`]): they fill the table with moves and bounds for the exact pass.
-const SELECTIVE_SOLVE_PASSES: &[u8] = &[3];
+/// [`Selectivity::PERCENT`]: 87 % then 95 %): they fill the table with moves and bounds for
+/// the exact pass.
+const SELECTIVE_SOLVE_PASSES: &[u8] = &[4, 3];
 /// Solves with fewer empties go straight to the exact pass after a presearch to
 /// [`SMALL_SOLVE_PRESEARCH_GAP`] plies short of the end.
 const SELECTIVE_SOLVE_MIN: u32 = 21;
@@ -543,6 +544,7 @@ mod tests {
     #[test]
     fn a_large_solve_has_its_selective_pass_and_on_a_clock_the_surer_ones_first() {
         let mut solve = midgame(1..=10, 0);
+        solve.push(pass(24, None, 4));
         solve.push(pass(24, None, 3));
         solve.push(pass(24, Some(SolveMode::Exact), 0));
         assert_eq!(schedule(&Limits::solve(SolveMode::Exact), 24), solve);
