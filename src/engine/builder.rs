@@ -167,8 +167,8 @@ impl EngineBuilder {
         }
     }
 
-    /// The solver's weights file, checked to exist, and its ProbCut model (the `.probcut`
-    /// file beside it, else none).
+    /// The solver's weights file, checked to exist, and its ProbCut model (found as
+    /// [`EngineBuilder::probcut`] finds the play weights' one: beside the file, else none).
     fn solver_files(&self) -> Result<Option<(PathBuf, ProbCutModel)>, BuildError> {
         let Some(path) = self.solver_weights_path() else {
             return Ok(None);
@@ -176,17 +176,7 @@ impl EngineBuilder {
         if !path.is_file() {
             return Err(BuildError::MissingSolverWeights(path));
         }
-        let model = path.with_extension("probcut");
-        let model = if model.is_file() {
-            ProbCutModel::load(&model)?
-        } else {
-            tracing::warn!(
-                "no {} beside the solver's weights: solves prune nothing before the exact pass",
-                model.display()
-            );
-            ProbCutModel::empty()
-        };
-        Ok(Some((path, model)))
+        Ok(Some((path, self.for_solves().probcut()?)))
     }
 
     /// A searcher of the evaluation and its ProbCut model, with the table and threads asked.
@@ -200,12 +190,7 @@ impl EngineBuilder {
         let probcut = self.probcut()?;
         let searcher =
             Searcher::try_new(eval, self.hash_mb, self.threads)?.with_probcut(Arc::new(probcut));
-        Ok(match self.solver_files()? {
-            Some((path, model)) => {
-                searcher.with_solver(Arc::new(PatternEval::load(&path)?), Arc::new(model))
-            }
-            None => searcher,
-        })
+        Ok(with_solver_files(searcher, self.solver_files()?)?)
     }
 
     /// How a book is checked when opened.
@@ -298,17 +283,24 @@ impl EngineBuilder {
                     let searcher = Searcher::try_new(Arc::new(eval), hash, threads)
                         .unwrap_or_else(|e| fail(&e))
                         .with_probcut(Arc::new(probcut));
-                    match solver {
-                        Some((path, model)) => {
-                            let eval = PatternEval::load(&path).unwrap_or_else(|e| fail(&e));
-                            searcher.with_solver(Arc::new(eval), Arc::new(model))
-                        }
-                        None => searcher,
-                    }
+                    with_solver_files(searcher, solver).unwrap_or_else(|e| fail(&e))
                 },
                 options,
                 sink,
             )
         })
     }
+}
+
+/// `searcher` with the solver's weights of [`EngineBuilder::solver_files`] loaded, if any.
+fn with_solver_files(
+    searcher: Searcher<PatternEval>,
+    solver: Option<(PathBuf, ProbCutModel)>,
+) -> Result<Searcher<PatternEval>, WeightsError> {
+    Ok(match solver {
+        Some((path, model)) => {
+            searcher.with_solver(Arc::new(PatternEval::load(&path)?), Arc::new(model))
+        }
+        None => searcher,
+    })
 }
