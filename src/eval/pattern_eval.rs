@@ -4,6 +4,7 @@
 //! generator for tests, so no test depends on the trained file.
 
 use super::features::Features;
+use super::ordering_tables::{OrderingTables, TableLayout};
 use super::patterns::{
     layout, phase, scalar_indices, scalar_indices_knowing, TableKind, N_INSTANCES, N_PATTERN_TYPES,
     N_SCALAR_TABLES, N_TABLES,
@@ -35,6 +36,8 @@ pub struct PatternEval {
     instance_offset: [u32; N_INSTANCES],
     scalar_offset: [u32; N_SCALAR_TABLES],
     description: String,
+    /// One phase's tables, compact, for the endgame's move ordering.
+    ordering: OrderingTables,
 }
 
 /// The tables this build expects, as a weights file lists them.
@@ -131,7 +134,18 @@ impl PatternEval {
                 file_off += spec.entries as usize;
             }
         }
+        let ordering = OrderingTables::new(&TableLayout {
+            patterns: &patterns,
+            pattern_block,
+            instance_offset,
+            scalars: &scalars,
+            scalar_block,
+            scalar_offset,
+            n_phases: w.n_phases,
+            scale: w.scale as i32,
+        });
         Ok(PatternEval {
+            ordering,
             scale: w.scale as i32,
             scale_shift: w.scale.is_power_of_two().then(|| w.scale.trailing_zeros()),
             n_phases: w.n_phases,
@@ -240,9 +254,9 @@ impl Evaluator for PatternEval {
     }
 
     #[inline(always)]
-    fn evaluate_knowing(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
+    fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
-        self.to_discs(self.eval_features_with(state, board, sc))
+        self.ordering.value(state, sc)
     }
 }
 
@@ -270,6 +284,8 @@ mod tests {
     use super::*;
     use crate::board::movegen::{legal_moves, potential_moves};
     use crate::board::{Move, Symmetry};
+    use crate::eval::ordering_tables::{MAX_ROUNDING_ERROR, ORDER_PHASE_EMPTIES};
+    use crate::eval::ORDER_SCALE;
 
     fn eval() -> PatternEval {
         PatternEval::from_weights(&test_weights(4, 1)).unwrap()
@@ -310,8 +326,7 @@ mod tests {
 
     #[test]
     fn incremental_evaluation_matches_scratch() {
-        // Also: the evaluation given the mover's moves and potential moves (as the endgame
-        // ordering gives them) is the same.
+        // Also: the ordering value from the incremental state is the one from scratch.
         let e = eval();
         let mut rng = Rng::new(77);
         for _ in 0..300 {
@@ -320,9 +335,10 @@ mod tests {
             loop {
                 assert_eq!(e.eval_features(&feat, &board), e.eval_units(&board));
                 let (p, o) = (board.player, board.opponent);
+                let (m, pot) = (legal_moves(p, o), potential_moves(p, o));
                 assert_eq!(
-                    e.evaluate_knowing(&feat, &board, legal_moves(p, o), potential_moves(p, o)),
-                    e.evaluate_with(&feat, &board)
+                    e.order_value(&feat, &board, m, pot),
+                    e.order_value(&Features::new(&board), &board, m, pot)
                 );
                 let v = e.evaluate(&board);
                 assert!((-64..=64).contains(&v));
@@ -339,6 +355,98 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A random position with `empties` empties (not necessarily reachable).
+    fn random_position(rng: &mut Rng, empties: u32) -> Board {
+        let mut empty = 0u64;
+        while empty.count_ones() < empties {
+            empty |= 1 << rng.below(64);
+        }
+        let player = rng.next_u64() & !empty;
+        Board::new(player, !empty & !player)
+    }
+
+    fn order_value(e: &PatternEval, board: &Board) -> i32 {
+        let (p, o) = (board.player, board.opponent);
+        e.order_value(
+            &Features::new(board),
+            board,
+            legal_moves(p, o),
+            potential_moves(p, o),
+        )
+    }
+
+    /// At [`ORDER_PHASE_EMPTIES`] empties the ordering value is the evaluation, within the
+    /// compact tables' rounding.
+    #[test]
+    fn ordering_value_is_its_phase_evaluation_rounded() {
+        let e = eval();
+        let mut rng = Rng::new(5);
+        let mut differ = 0;
+        for _ in 0..2_000 {
+            let board = random_position(&mut rng, ORDER_PHASE_EMPTIES);
+            let exact = e.eval_units(&board) * ORDER_SCALE;
+            let got = order_value(&e, &board) * e.scale();
+            assert!(
+                (got - exact).abs() <= MAX_ROUNDING_ERROR * e.scale(),
+                "{board:?}: {got} against {exact}"
+            );
+            differ += usize::from(got != exact);
+        }
+        assert!(differ > 0, "the compact tables are rounded");
+    }
+
+    /// Every position is ordered by the tables of one phase: the others' weights change
+    /// nothing, that phase's change the values.
+    #[test]
+    fn ordering_value_reads_one_phase_only() {
+        let base = test_weights(4, 1);
+        let per_phase = base.per_phase();
+        let own = phase(ORDER_PHASE_EMPTIES, 4);
+        let mut others = base.clone();
+        let mut changed = base.clone();
+        let noise = test_weights(4, 2);
+        for ph in 0..4 {
+            let target = if ph == own { &mut changed } else { &mut others };
+            let r = ph * per_phase..(ph + 1) * per_phase;
+            target.data[r.clone()].copy_from_slice(&noise.data[r]);
+        }
+        let [a, b, c] = [base, others, changed].map(|w| PatternEval::from_weights(&w).unwrap());
+        let mut rng = Rng::new(6);
+        let mut moved = 0;
+        for empties in [4, 12, 17, 30, 50] {
+            for _ in 0..200 {
+                let board = random_position(&mut rng, empties);
+                assert_eq!(order_value(&a, &board), order_value(&b, &board));
+                moved += usize::from(order_value(&a, &board) != order_value(&c, &board));
+            }
+        }
+        assert!(moved > 900, "{moved} of 1000 values moved");
+    }
+
+    /// Pattern weights beyond a byte's range are clamped to its end, not wrapped.
+    #[test]
+    fn ordering_tables_clamp_large_weights() {
+        let mut w = test_weights(1, 4);
+        let n_pattern_entries: usize = expected_tables()
+            .iter()
+            .filter(|t| t.kind == TableKind::Pattern)
+            .map(|t| t.entries as usize)
+            .sum();
+        w.data[..n_pattern_entries].fill(i16::MAX);
+        let scalars_only = {
+            let mut z = w.clone();
+            z.data[..n_pattern_entries].fill(0);
+            PatternEval::from_weights(&z).unwrap()
+        };
+        let e = PatternEval::from_weights(&w).unwrap();
+        let mut rng = Rng::new(8);
+        for _ in 0..100 {
+            let board = random_position(&mut rng, 20);
+            let patterns = order_value(&e, &board) - order_value(&scalars_only, &board);
+            assert_eq!(patterns, N_INSTANCES as i32 * 127 * 4);
         }
     }
 

@@ -26,7 +26,7 @@ use super::tt::{MoveHint, Stored, TranspositionTable, NO_SELECTIVITY};
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, ORDER_SCALE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -483,7 +483,7 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
             list.score_endgame_with(board.player, board.opponent, tt_move, |c, child, m, pot| {
                 let after = eval.play(state, c.sq as usize, c.flips);
                 let child = Board::new(child.0, child.1);
-                -eval.evaluate_knowing(&after, &child, m, pot) * EVAL_ORDER_WEIGHT
+                -eval.order_value(&after, &child, m, pot) * (EVAL_ORDER_WEIGHT / ORDER_SCALE)
             });
         } else {
             let potential = n >= END_POTENTIAL_MIN;

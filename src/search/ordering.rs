@@ -8,6 +8,7 @@ use super::tt::MoveHint;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::CORNERS;
+use crate::eval::ORDER_SCALE;
 
 /// More than the largest number of legal moves in any Othello position (33).
 pub const MAX_MOVES: usize = 36;
@@ -354,8 +355,10 @@ pub const END_SORT_SEARCH_MIN: u32 = 18;
 /// At least this many empties (and below [`END_SORT_SEARCH_MIN`]): fastest-first adds each
 /// child's static evaluation.
 pub const END_EVAL_ORDER_MIN: u32 = 12;
-/// Ordering score per disc of the child's evaluation (fastest-first: [`REPLY_WEIGHT`] per reply).
+/// Ordering score per disc of the child's ordering value ([`crate::eval::Evaluator::order_value`];
+/// fastest-first: [`REPLY_WEIGHT`] per reply). A multiple of its units per disc.
 pub const EVAL_ORDER_WEIGHT: i32 = 16;
+const _: () = assert!(EVAL_ORDER_WEIGHT % ORDER_SCALE == 0);
 
 /// The endgame ordering searches' window reaches this many discs below alpha (and
 /// [`END_SORT_ABOVE`] above).
