@@ -1,6 +1,6 @@
 //! The endgame ordering's evaluation: one phase of the pattern evaluation's tables, compacted
-//! (pattern entries in bytes of a quarter disc) so that the children's evaluations at 12-17
-//! empties read about 330 KB that stay in the core's cache, instead of the full tables of
+//! (pattern entries in bytes of a quarter disc), so that the children's evaluations that order
+//! endgame moves read about 330 KB that stay in the core's cache instead of the full tables of
 //! several phases (about 670 KB a phase).
 
 use super::features::Features;
@@ -8,8 +8,8 @@ use super::patterns::{phase, N_INSTANCES, N_SCALAR_TABLES};
 use super::ORDER_SCALE;
 
 /// Empties of the phase whose tables order the endgame, whatever the position's own phase:
-/// one phase orders as well as each position's own (FFO #40-#49 428.7 M nodes against
-/// 431.6 M; `docs/tuning.md`).
+/// one phase orders as well as each position's own (FFO #40-#49 428.5 M nodes against
+/// 431.6 M; `docs/tuning.md`, "Session 41").
 pub const ORDER_PHASE_EMPTIES: u32 = 17;
 
 /// Ordering units per pattern-table unit (so a byte holds -127..=127 quarter discs).
