@@ -4,7 +4,7 @@
 //! generator for tests, so no test depends on the trained file.
 
 use super::features::Features;
-use super::ordering_tables::{OrderingTables, TableLayout};
+use super::ordering_tables::{OrderingTables, ORDER_PHASE_EMPTIES, PATTERN_STEP};
 use super::patterns::{
     layout, phase, scalar_indices, scalar_indices_knowing, TableKind, N_INSTANCES, N_PATTERN_TYPES,
     N_SCALAR_TABLES, N_TABLES,
@@ -134,16 +134,12 @@ impl PatternEval {
                 file_off += spec.entries as usize;
             }
         }
-        let ordering = OrderingTables::new(&TableLayout {
-            patterns: &patterns,
-            pattern_block,
-            instance_offset,
-            scalars: &scalars,
-            scalar_block,
-            scalar_offset,
-            n_phases: w.n_phases,
-            scale: w.scale as i32,
-        });
+        let oph = phase(ORDER_PHASE_EMPTIES, w.n_phases);
+        let ordering = OrderingTables::new(
+            &patterns[oph * 2 * pattern_block..(oph + 1) * 2 * pattern_block],
+            &scalars[oph * scalar_block..(oph + 1) * scalar_block],
+            w.scale as i32,
+        );
         Ok(PatternEval {
             ordering,
             scale: w.scale as i32,
@@ -256,7 +252,18 @@ impl Evaluator for PatternEval {
     #[inline(always)]
     fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
-        self.ordering.value(state, sc)
+        // The full evaluation's loop over the compact tables of one phase.
+        let base = usize::from(state.swapped) * self.pattern_block;
+        let w = &self.ordering.patterns[base..base + self.pattern_block];
+        let mut sum = 0i32;
+        for (off, &idx) in self.instance_offset.iter().zip(state.idx.iter()) {
+            sum += i32::from(w[*off as usize + idx as usize]);
+        }
+        sum *= PATTERN_STEP;
+        for (off, &v) in self.scalar_offset.iter().zip(sc.iter()) {
+            sum += i32::from(self.ordering.scalars[*off as usize + v as usize]);
+        }
+        sum
     }
 }
 
@@ -283,8 +290,9 @@ pub fn test_weights(n_phases: usize, seed: u64) -> Weights {
 mod tests {
     use super::*;
     use crate::board::movegen::{legal_moves, potential_moves};
+    use crate::board::tests::random_positions;
     use crate::board::{Move, Symmetry};
-    use crate::eval::ordering_tables::{MAX_ROUNDING_ERROR, ORDER_PHASE_EMPTIES};
+    use crate::eval::ordering_tables::MAX_ROUNDING_ERROR;
     use crate::eval::ORDER_SCALE;
 
     fn eval() -> PatternEval {
@@ -358,16 +366,6 @@ mod tests {
         }
     }
 
-    /// A random position with `empties` empties (not necessarily reachable).
-    fn random_position(rng: &mut Rng, empties: u32) -> Board {
-        let mut empty = 0u64;
-        while empty.count_ones() < empties {
-            empty |= 1 << rng.below(64);
-        }
-        let player = rng.next_u64() & !empty;
-        Board::new(player, !empty & !player)
-    }
-
     fn order_value(e: &PatternEval, board: &Board) -> i32 {
         let (p, o) = (board.player, board.opponent);
         e.order_value(
@@ -383,18 +381,21 @@ mod tests {
     #[test]
     fn ordering_value_is_its_phase_evaluation_rounded() {
         let e = eval();
-        let mut rng = Rng::new(5);
-        let mut differ = 0;
-        for _ in 0..2_000 {
-            let board = random_position(&mut rng, ORDER_PHASE_EMPTIES);
-            let exact = e.eval_units(&board) * ORDER_SCALE;
-            let got = order_value(&e, &board) * e.scale();
+        let (mut checked, mut differ) = (0, 0);
+        random_positions(5, 2_000, |board| {
+            if board.empty_count() != ORDER_PHASE_EMPTIES {
+                return;
+            }
+            let exact = e.eval_units(board) * ORDER_SCALE;
+            let got = order_value(&e, board) * e.scale();
             assert!(
                 (got - exact).abs() <= MAX_ROUNDING_ERROR * e.scale(),
                 "{board:?}: {got} against {exact}"
             );
+            checked += 1;
             differ += usize::from(got != exact);
-        }
+        });
+        assert!(checked > 1_500, "{checked} positions checked");
         assert!(differ > 0, "the compact tables are rounded");
     }
 
@@ -414,16 +415,16 @@ mod tests {
             target.data[r.clone()].copy_from_slice(&noise.data[r]);
         }
         let [a, b, c] = [base, others, changed].map(|w| PatternEval::from_weights(&w).unwrap());
-        let mut rng = Rng::new(6);
-        let mut moved = 0;
-        for empties in [4, 12, 17, 30, 50] {
-            for _ in 0..200 {
-                let board = random_position(&mut rng, empties);
-                assert_eq!(order_value(&a, &board), order_value(&b, &board));
-                moved += usize::from(order_value(&a, &board) != order_value(&c, &board));
-            }
-        }
-        assert!(moved > 900, "{moved} of 1000 values moved");
+        let (mut positions, mut moved) = (0, 0);
+        random_positions(6, 20, |board| {
+            assert_eq!(order_value(&a, board), order_value(&b, board));
+            positions += 1;
+            moved += usize::from(order_value(&a, board) != order_value(&c, board));
+        });
+        assert!(
+            moved * 10 > positions * 9,
+            "{moved} of {positions} values moved"
+        );
     }
 
     /// Pattern weights beyond a byte's range are clamped to its end, not wrapped.
@@ -442,12 +443,10 @@ mod tests {
             PatternEval::from_weights(&z).unwrap()
         };
         let e = PatternEval::from_weights(&w).unwrap();
-        let mut rng = Rng::new(8);
-        for _ in 0..100 {
-            let board = random_position(&mut rng, 20);
-            let patterns = order_value(&e, &board) - order_value(&scalars_only, &board);
-            assert_eq!(patterns, N_INSTANCES as i32 * 127 * 4);
-        }
+        random_positions(8, 2, |board| {
+            let patterns = order_value(&e, board) - order_value(&scalars_only, board);
+            assert_eq!(patterns, N_INSTANCES as i32 * 127 * PATTERN_STEP);
+        });
     }
 
     #[test]
