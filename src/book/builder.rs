@@ -8,7 +8,7 @@ use super::file::{write_book, Book, BookError, BookInfo, Consistency, Verify};
 use super::lookup::{BookHit, BookLookup};
 use super::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT, MAX_GAMES, STORED_CHILDREN};
 use crate::board::{Board, IllegalMove, Move, Square, Squares};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -181,6 +181,9 @@ pub struct BookBuilder {
     nodes: HashMap<Board, Node>,
     pub info: BookInfo,
     origin: Origin,
+    /// Unsolved leaves whose values the next sweep searches again
+    /// ([`BookBuilder::forget_searched_values`]).
+    stale_leaves: HashSet<Board>,
 }
 
 /// Where a builder's contents came from, so that a publish can tell whether another writer
@@ -220,6 +223,7 @@ impl BookBuilder {
                 description: String::new(),
             },
             origin: Origin::Fresh,
+            stale_leaves: HashSet::new(),
         }
     }
 
@@ -359,6 +363,41 @@ impl BookBuilder {
             // valuation is the same wherever it runs.
             excerpt: super::excerpt::BookExcerpt::around(self, key),
         })
+    }
+
+    /// Forgets every value a search made, so that the next sweep makes it again with the
+    /// valuer it is given (after the evaluation changed): each played position's best move
+    /// outside the book, unless solved, and each unsolved leaf's value. Solved values stay.
+    /// Returns how many positions the sweep will search.
+    pub fn forget_searched_values(&mut self) -> usize {
+        let mut forgotten = 0;
+        for (key, node) in self.nodes.iter_mut() {
+            if node.kind == NodeKind::UnsolvedLeaf && !node.is_played() {
+                self.stale_leaves.insert(*key);
+                forgotten += 1;
+            } else if let Deviation::Move { depth, .. } = node.deviation {
+                if depth < key.empty_count() as u8 {
+                    node.deviation = Deviation::NotComputed;
+                    forgotten += 1;
+                }
+            }
+        }
+        forgotten
+    }
+
+    /// True when `key` is a leaf whose value the next sweep searches again.
+    fn is_stale_leaf(&self, key: &Board, node: &Node) -> bool {
+        node.kind == NodeKind::UnsolvedLeaf && self.stale_leaves.contains(key)
+    }
+
+    /// What searching a stale leaf again takes: the best of all its moves.
+    fn leaf_request(&self, key: &Board) -> ValuationRequest {
+        ValuationRequest {
+            board: *key,
+            allowed: key.legal_moves(),
+            exact: key.empty_count() <= self.info.solve_empties as u32,
+            excerpt: super::excerpt::BookExcerpt::around(self, key),
+        }
     }
 
     /// Recomputes every played node's value from the leaves (fewest empties first).
@@ -521,18 +560,17 @@ impl BookBuilder {
         for k in self.nodes.keys() {
             by_empties[k.empty_count() as usize].push(*k);
         }
-        let total: usize = self
-            .nodes
-            .iter()
-            .filter(|(k, n)| self.needs_search(k, n))
-            .count();
+        let to_search = |k: &Board, n: &Node| self.needs_search(k, n) || self.is_stale_leaf(k, n);
+        let total: usize = self.nodes.iter().filter(|(k, n)| to_search(k, n)).count();
         let done = AtomicUsize::new(0);
         let finished = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         for level in by_empties.iter_mut() {
             level.sort_unstable();
             let todo: Vec<Board> = level
                 .iter()
-                .filter(|k| self.needs_search(k, &self.nodes[*k]))
+                .filter(|k| {
+                    self.needs_search(k, &self.nodes[*k]) || self.is_stale_leaf(k, &self.nodes[*k])
+                })
                 .copied()
                 .collect();
             if !todo.is_empty() {
@@ -540,6 +578,11 @@ impl BookBuilder {
                     Some(valuer) => {
                         let (mut requests, mut keys) = (Vec::new(), Vec::new());
                         for key in &todo {
+                            if self.stale_leaves.contains(key) {
+                                requests.push(self.leaf_request(key));
+                                keys.push(*key);
+                                continue;
+                            }
                             match self.request(key) {
                                 Some(q) => {
                                     requests.push(q);
@@ -554,13 +597,19 @@ impl BookBuilder {
                         }
                         let results = valuer.value_level(&requests, &finished);
                         for (key, r) in keys.iter().zip(results) {
-                            self.apply_valuation(key, r, &mut stats);
+                            if self.stale_leaves.remove(key) {
+                                self.apply_leaf_valuation(key, r, &mut stats);
+                            } else {
+                                self.apply_valuation(key, r, &mut stats);
+                            }
                         }
                     }
                     None => {
                         for key in &todo {
                             if let Some(n) = self.nodes.get_mut(key) {
-                                n.deviation = Deviation::NotComputed;
+                                if n.is_played() {
+                                    n.deviation = Deviation::NotComputed;
+                                }
                             }
                         }
                         stats.left_unvalued += todo.len();
@@ -573,6 +622,20 @@ impl BookBuilder {
         }
         self.info.level = self.level();
         stats
+    }
+
+    /// Stores a stale leaf's new value (kept as it was when the search gave nothing).
+    fn apply_leaf_valuation(&mut self, key: &Board, r: Option<Valuation>, stats: &mut SweepStats) {
+        let (Some(v), Some(n)) = (r, self.nodes.get_mut(key)) else {
+            return;
+        };
+        if v.exact {
+            stats.solved += 1;
+        } else {
+            stats.searched += 1;
+        }
+        let fresh = Node::leaf(v.value, v.depth, v.exact);
+        (n.kind, n.value, n.depth) = (fresh.kind, fresh.value, fresh.depth);
     }
 
     fn apply_valuation(&mut self, key: &Board, r: Option<Valuation>, stats: &mut SweepStats) {
@@ -610,7 +673,7 @@ impl BookBuilder {
             if n.kind == NodeKind::UnsolvedBranch && n.deviation == Deviation::NotComputed {
                 return Consistency::Consistent;
             }
-            if self.needs_search(k, n) {
+            if self.needs_search(k, n) || self.is_stale_leaf(k, n) {
                 level = Consistency::Valued;
             }
         }
@@ -654,6 +717,7 @@ impl BookBuilder {
             nodes: HashMap::new(),
             info,
             origin: Origin::Fresh,
+            stale_leaves: HashSet::new(),
         };
         for r in records {
             b.nodes.insert(

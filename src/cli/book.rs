@@ -53,6 +53,13 @@ pub enum BookCommand {
         #[command(flatten)]
         valuing: ValuingArgs,
     },
+    /// Search again every value a search made (each played position's best move outside the
+    /// book and each unsolved leaf), with the weights given, then negamax: after the
+    /// evaluation changed. Solved values are kept.
+    Revalue {
+        #[command(flatten)]
+        valuing: ValuingArgs,
+    },
     /// Grow the book by drop-out expansion (Lincke; Fuego's variant), publishing it at
     /// intervals.
     Expand {
@@ -295,6 +302,13 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         }
         BookCommand::Negamax { valuing } => {
             let (path, mut book) = existing()?;
+            value(&mut book, &valuing)?;
+            publish(&mut book, &path)
+        }
+        BookCommand::Revalue { valuing } => {
+            let (path, mut book) = existing()?;
+            let forgotten = book.forget_searched_values();
+            eprintln!("{forgotten} positions to search again");
             value(&mut book, &valuing)?;
             publish(&mut book, &path)
         }

@@ -287,3 +287,65 @@ fn a_valuation_with_the_excerpt_equals_one_with_the_whole_book() {
     // The test means something only if the book changes valuations.
     assert!(book_mattered >= 10, "{book_mattered} of {compared}");
 }
+
+#[test]
+fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
+    // A book grown with made-up values (played positions, widened deviations, leaves), then
+    // searched again with the exact solver: every value must become the exact one, and the
+    // positions stay what they were.
+    let root = near_end_root(5, 16);
+    let (mut book, doe) = small_book(root);
+    let mut prio = Priorities::new();
+    let mut made_up = Hashed::new(21, false);
+    let mut expansions = 0;
+    while expansions < 40 && expand_once(&mut book, &mut prio, &doe, &mut made_up).is_some() {
+        expansions += 1;
+    }
+    assert!(expansions >= 10, "{expansions}");
+    let tt = TranspositionTable::new(8);
+    let before = book.sorted_nodes();
+    let leaves = before
+        .iter()
+        .filter(|(_, n)| n.kind == NodeKind::UnsolvedLeaf)
+        .count();
+    let wrong = book
+        .sorted_nodes()
+        .iter()
+        .filter(|(k, n)| n.value as i32 != solve(k, &tt))
+        .count();
+    assert!(
+        leaves >= 10 && wrong >= 10,
+        "{leaves} leaves, {wrong} wrong"
+    );
+
+    let forgotten = book.forget_searched_values();
+    assert!(forgotten > leaves, "{forgotten}");
+    assert_eq!(book.level(), Consistency::Consistent);
+    book.sweep(Some(&|| Solver::new(false)), 2, &|_, _| {});
+    assert_eq!(book.level(), Consistency::Negamaxed);
+    for (key, node) in book.sorted_nodes() {
+        assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
+    }
+    // Every position is still there (new deviations may add leaves).
+    let after = book.sorted_nodes();
+    for (key, node) in &before {
+        let now = after.iter().find(|(k, _)| k == key).expect("kept");
+        assert_eq!(now.1.is_played(), node.is_played());
+    }
+    // Nothing searched is left to forget once every value is solved.
+    let mut solved = BookBuilder::new(10);
+    solved.info.solve_empties = 60;
+    let mut rng = Rng::new(9);
+    for _ in 0..8 {
+        let (mut x, mut line) = (root, Vec::new());
+        while x.empty_count() > 10 && !x.is_game_over() {
+            let m = rng.random_move(&x).unwrap();
+            x = x.apply(m).unwrap();
+            line.push(m);
+        }
+        solved.add_line(root, &line).unwrap();
+    }
+    solved.sweep(Some(&|| Solver::new(true)), 2, &|_, _| {});
+    assert!(solved.len() > 20, "{}", solved.len());
+    assert_eq!(solved.forget_searched_values(), 0);
+}
