@@ -181,9 +181,10 @@ pub struct BookBuilder {
     nodes: HashMap<Board, Node>,
     pub info: BookInfo,
     origin: Origin,
-    /// Unsolved leaves whose values the next sweep searches again
-    /// ([`BookBuilder::forget_searched_values`]).
-    stale_leaves: HashSet<Board>,
+    /// Positions whose searched values the next sweep makes again: played positions' best
+    /// moves outside the book, unsolved leaves' values
+    /// ([`BookBuilder::forget_searched_values`]). They keep their old values until then.
+    stale: HashSet<Board>,
 }
 
 /// Where a builder's contents came from, so that a publish can tell whether another writer
@@ -223,7 +224,7 @@ impl BookBuilder {
                 description: String::new(),
             },
             origin: Origin::Fresh,
-            stale_leaves: HashSet::new(),
+            stale: HashSet::new(),
         }
     }
 
@@ -365,29 +366,28 @@ impl BookBuilder {
         })
     }
 
-    /// Forgets every value a search made, so that the next sweep makes it again with the
-    /// valuer it is given (after the evaluation changed): each played position's best move
-    /// outside the book, unless solved, and each unsolved leaf's value. Solved values stay.
-    /// Returns how many positions the sweep will search.
-    pub fn forget_searched_values(&mut self) -> usize {
-        let mut forgotten = 0;
-        for (key, node) in self.nodes.iter_mut() {
-            if node.kind == NodeKind::UnsolvedLeaf && !node.is_played() {
-                self.stale_leaves.insert(*key);
-                forgotten += 1;
-            } else if let Deviation::Move { depth, .. } = node.deviation {
-                if depth < key.empty_count() as u8 {
-                    node.deviation = Deviation::NotComputed;
-                    forgotten += 1;
-                }
+    /// Marks every value a search made at positions of at least `from_empties` empties as
+    /// stale, so that the next sweep makes it again with the valuer it is given (after the
+    /// evaluation changed): each played position's best move outside the book, unless solved,
+    /// and each unsolved leaf's value. They keep their old values until then, and solved
+    /// values stay. Returns how many positions the sweep will search.
+    pub fn forget_searched_values(&mut self, from_empties: u32) -> usize {
+        for (key, node) in &self.nodes {
+            let empties = key.empty_count();
+            let searched = match node.deviation {
+                Deviation::Move { depth, .. } => u32::from(depth) < empties,
+                _ => node.kind == NodeKind::UnsolvedLeaf && !node.is_played(),
+            };
+            if searched && empties >= from_empties {
+                self.stale.insert(*key);
             }
         }
-        forgotten
+        self.stale.len()
     }
 
-    /// True when `key` is a leaf whose value the next sweep searches again.
-    fn is_stale_leaf(&self, key: &Board, node: &Node) -> bool {
-        node.kind == NodeKind::UnsolvedLeaf && self.stale_leaves.contains(key)
+    /// True when `key` is to be searched again (stale), or never was (unvalued).
+    fn to_search(&self, key: &Board, node: &Node) -> bool {
+        self.needs_search(key, node) || self.stale.contains(key)
     }
 
     /// What searching a stale leaf again takes: the best of all its moves.
@@ -552,25 +552,39 @@ impl BookBuilder {
     /// threads, or workers elsewhere).
     pub fn sweep_with(
         &mut self,
+        level_valuer: Option<&mut dyn LevelValuer>,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> SweepStats {
+        self.sweep_levels(level_valuer, progress, &mut |_, _| true)
+    }
+
+    /// [`BookBuilder::sweep_with`], calling `after_level(self, empties)` once the positions of
+    /// an empties count that had searches are valued and negamaxed (where a long sweep can
+    /// publish the book); when it returns false the sweep stops there, leaving the positions
+    /// of more empties as they are.
+    pub fn sweep_levels(
+        &mut self,
         mut level_valuer: Option<&mut dyn LevelValuer>,
         progress: &(dyn Fn(usize, usize) + Sync),
+        after_level: &mut dyn FnMut(&mut BookBuilder, u32) -> bool,
     ) -> SweepStats {
         let mut stats = SweepStats::default();
         let mut by_empties: Vec<Vec<Board>> = vec![Vec::new(); 61];
         for k in self.nodes.keys() {
             by_empties[k.empty_count() as usize].push(*k);
         }
-        let to_search = |k: &Board, n: &Node| self.needs_search(k, n) || self.is_stale_leaf(k, n);
-        let total: usize = self.nodes.iter().filter(|(k, n)| to_search(k, n)).count();
+        let total: usize = self
+            .nodes
+            .iter()
+            .filter(|(k, n)| self.to_search(k, n))
+            .count();
         let done = AtomicUsize::new(0);
         let finished = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-        for level in by_empties.iter_mut() {
+        for (empties, level) in by_empties.iter_mut().enumerate() {
             level.sort_unstable();
             let todo: Vec<Board> = level
                 .iter()
-                .filter(|k| {
-                    self.needs_search(k, &self.nodes[*k]) || self.is_stale_leaf(k, &self.nodes[*k])
-                })
+                .filter(|k| self.to_search(k, &self.nodes[*k]))
                 .copied()
                 .collect();
             if !todo.is_empty() {
@@ -578,7 +592,8 @@ impl BookBuilder {
                     Some(valuer) => {
                         let (mut requests, mut keys) = (Vec::new(), Vec::new());
                         for key in &todo {
-                            if self.stale_leaves.contains(key) {
+                            if !self.nodes[key].is_played() {
+                                // A stale leaf: the best of all its moves.
                                 requests.push(self.leaf_request(key));
                                 keys.push(*key);
                                 continue;
@@ -590,6 +605,7 @@ impl BookBuilder {
                                 }
                                 // Every move is in the book: no search.
                                 None => {
+                                    self.stale.remove(key);
                                     self.apply_valuation(key, None, &mut stats);
                                     finished();
                                 }
@@ -597,17 +613,19 @@ impl BookBuilder {
                         }
                         let results = valuer.value_level(&requests, &finished);
                         for (key, r) in keys.iter().zip(results) {
-                            if self.stale_leaves.remove(key) {
-                                self.apply_leaf_valuation(key, r, &mut stats);
-                            } else {
+                            self.stale.remove(key);
+                            if self.nodes[key].is_played() {
                                 self.apply_valuation(key, r, &mut stats);
+                            } else {
+                                self.apply_leaf_valuation(key, r, &mut stats);
                             }
                         }
                     }
+                    // Stale positions keep their old values.
                     None => {
                         for key in &todo {
-                            if let Some(n) = self.nodes.get_mut(key) {
-                                if n.is_played() {
+                            if self.needs_search(key, &self.nodes[key]) {
+                                if let Some(n) = self.nodes.get_mut(key) {
                                     n.deviation = Deviation::NotComputed;
                                 }
                             }
@@ -618,6 +636,9 @@ impl BookBuilder {
             }
             for key in level.iter() {
                 self.negamax_node(key);
+            }
+            if !todo.is_empty() && !after_level(self, empties as u32) {
+                break;
             }
         }
         self.info.level = self.level();
@@ -673,7 +694,7 @@ impl BookBuilder {
             if n.kind == NodeKind::UnsolvedBranch && n.deviation == Deviation::NotComputed {
                 return Consistency::Consistent;
             }
-            if self.needs_search(k, n) || self.is_stale_leaf(k, n) {
+            if self.to_search(k, n) {
                 level = Consistency::Valued;
             }
         }
@@ -717,7 +738,7 @@ impl BookBuilder {
             nodes: HashMap::new(),
             info,
             origin: Origin::Fresh,
-            stale_leaves: HashSet::new(),
+            stale: HashSet::new(),
         };
         for r in records {
             b.nodes.insert(

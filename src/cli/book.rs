@@ -59,6 +59,13 @@ pub enum BookCommand {
     Revalue {
         #[command(flatten)]
         valuing: ValuingArgs,
+        /// Leave the positions with fewer empties as they are (to resume a stopped run: it
+        /// says from where).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=60))]
+        from_empties: u8,
+        /// Publish the book at most this often, after a whole empties count.
+        #[arg(long, default_value_t = 600)]
+        save_every: u64,
     },
     /// Grow the book by drop-out expansion (Lincke; Fuego's variant), publishing it at
     /// intervals.
@@ -224,7 +231,10 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         let book = BookBuilder::load_or_new(&path, 20)?;
         Ok((path, book))
     };
-    let value = |book: &mut BookBuilder, v: &ValuingArgs| -> Result<(), CliError> {
+    let value_levels = |book: &mut BookBuilder,
+                        v: &ValuingArgs,
+                        after_level: &mut dyn FnMut(&mut BookBuilder, u32) -> bool|
+     -> Result<(), CliError> {
         if let Some(s) = v.solve_empties {
             book.info.solve_empties = s;
         }
@@ -233,10 +243,10 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         let stats = tool::value_book(
             book,
             eval,
-            v.depth,
-            Selectivity::from_percent(v.confidence),
+            (v.depth, Selectivity::from_percent(v.confidence)),
             builder.threads,
             builder.hash_mb.min(256),
+            after_level,
         );
         eprintln!(
             "valued: {} searched, {} solved, {} leaves added in {:.1} s",
@@ -247,6 +257,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         );
         Ok(())
     };
+    let value = |book: &mut BookBuilder, v: &ValuingArgs| value_levels(book, v, &mut |_, _| true);
     match cmd {
         BookCommand::Import {
             files,
@@ -305,11 +316,43 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             value(&mut book, &valuing)?;
             publish(&mut book, &path)
         }
-        BookCommand::Revalue { valuing } => {
+        BookCommand::Revalue {
+            valuing,
+            from_empties,
+            save_every,
+        } => {
             let (path, mut book) = existing()?;
-            let forgotten = book.forget_searched_values();
+            let forgotten = book.forget_searched_values(u32::from(from_empties));
             eprintln!("{forgotten} positions to search again");
-            value(&mut book, &valuing)?;
+            // Published after whole empties counts, so that a stopped run resumes from the
+            // next one.
+            let every = std::time::Duration::from_secs(save_every);
+            let mut last = Instant::now();
+            let mut failed = None;
+            let mut after_level = |book: &mut BookBuilder, empties: u32| {
+                if empties >= 60 || last.elapsed() < every {
+                    return true;
+                }
+                last = Instant::now();
+                match book.publish(&path) {
+                    Ok(()) => {
+                        eprintln!(
+                            "published with every position of at most {empties} empties valued \
+                             again; if stopped, resume with --from-empties {}",
+                            empties + 1
+                        );
+                        true
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                }
+            };
+            value_levels(&mut book, &valuing, &mut after_level)?;
+            if let Some(e) = failed {
+                return Err(e.into());
+            }
             publish(&mut book, &path)
         }
         BookCommand::Expand {

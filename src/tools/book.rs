@@ -154,15 +154,17 @@ pub fn add_games(book: &mut BookBuilder, games: &[Vec<Move>]) -> (usize, usize, 
 }
 
 /// Values the book with searches of `depth` plies (solving at `solve_empties` empties and
-/// below) on `threads` threads, with a progress bar.
+/// below) on `threads` threads, with a progress bar; `after_level` as in
+/// [`BookBuilder::sweep_levels`].
 pub fn value_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     eval: Arc<E>,
-    depth: u32,
-    selectivity: Selectivity,
+    search: (u32, Selectivity),
     threads: usize,
     hash_mb: usize,
+    after_level: &mut dyn FnMut(&mut BookBuilder, u32) -> bool,
 ) -> SweepStats {
+    let (depth, selectivity) = search;
     book.info.search_depth = depth.min(60) as u8;
     let make = || {
         crate::search::SearchValuer::new(
@@ -187,7 +189,11 @@ pub fn value_book<E: Evaluator + 'static>(
             });
         }
     };
-    let stats = book.sweep(Some(&make), threads, &update);
+    let mut local = crate::book::LocalThreads {
+        make: &make,
+        threads,
+    };
+    let stats = book.sweep_levels(Some(&mut local), &update, after_level);
     if let Ok(p) = progress.lock() {
         p.finish();
     }

@@ -303,35 +303,63 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
     }
     assert!(expansions >= 10, "{expansions}");
     let tt = TranspositionTable::new(8);
+    let is_exact = |key: &Board, node: &crate::book::Node| node.value as i32 == solve(key, &tt);
     let before = book.sorted_nodes();
     let leaves = before
         .iter()
         .filter(|(_, n)| n.kind == NodeKind::UnsolvedLeaf)
         .count();
-    let wrong = book
-        .sorted_nodes()
-        .iter()
-        .filter(|(k, n)| n.value as i32 != solve(k, &tt))
-        .count();
+    let wrong = before.iter().filter(|(k, n)| !is_exact(k, n)).count();
     assert!(
         leaves >= 10 && wrong >= 10,
         "{leaves} leaves, {wrong} wrong"
     );
 
-    let forgotten = book.forget_searched_values();
+    let forgotten = book.forget_searched_values(0);
     assert!(forgotten > leaves, "{forgotten}");
-    assert_eq!(book.level(), Consistency::Consistent);
-    book.sweep(Some(&|| Solver::new(false)), 2, &|_, _| {});
-    assert_eq!(book.level(), Consistency::Negamaxed);
-    for (key, node) in book.sorted_nodes() {
-        assert_eq!(node.value as i32, solve(&key, &tt), "{}", key.diagram());
+    // Stale values stay until they are searched again.
+    assert_eq!(book.sorted_nodes(), before);
+    assert_eq!(book.level(), Consistency::Valued);
+    let mut whole = book.clone();
+    whole.sweep(Some(&|| Solver::new(false)), 2, &|_, _| {});
+    assert_eq!(whole.level(), Consistency::Negamaxed);
+    for (key, node) in whole.sorted_nodes() {
+        assert!(is_exact(&key, &node), "{}", key.diagram());
     }
     // Every position is still there (new deviations may add leaves).
-    let after = book.sorted_nodes();
+    let after = whole.sorted_nodes();
     for (key, node) in &before {
         let now = after.iter().find(|(k, _)| k == key).expect("kept");
         assert_eq!(now.1.is_played(), node.is_played());
     }
+
+    // Stopped after the first empties count, written and read back (which forgets what was
+    // stale), then resumed from the next count: the same values.
+    let mut first = None;
+    let mut local = crate::book::LocalThreads {
+        make: &|| Solver::new(false),
+        threads: 1,
+    };
+    book.sweep_levels(Some(&mut local), &|_, _| {}, &mut |_, e| {
+        first = Some(e);
+        false
+    });
+    let stop = first.expect("one level searched");
+    for (key, node) in book.sorted_nodes() {
+        let old = before.iter().find(|(k, _)| *k == key).map(|(_, n)| n);
+        if key.empty_count() > stop {
+            assert_eq!(Some(&node), old, "untouched above the stop");
+        } else if old.is_some() {
+            assert!(is_exact(&key, &node), "{}", key.diagram());
+        }
+    }
+    let mut resumed = BookBuilder::from_records(book.info.clone(), book.records());
+    assert!(resumed.forget_searched_values(stop + 1) > 0);
+    resumed.sweep(Some(&|| Solver::new(false)), 2, &|_, _| {});
+    for (key, node) in resumed.sorted_nodes() {
+        assert!(is_exact(&key, &node), "{}", key.diagram());
+    }
+
     // Nothing searched is left to forget once every value is solved.
     let mut solved = BookBuilder::new(10);
     solved.info.solve_empties = 60;
@@ -347,5 +375,5 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
     }
     solved.sweep(Some(&|| Solver::new(true)), 2, &|_, _| {});
     assert!(solved.len() > 20, "{}", solved.len());
-    assert_eq!(solved.forget_searched_values(), 0);
+    assert_eq!(solved.forget_searched_values(0), 0);
 }
