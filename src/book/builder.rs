@@ -351,8 +351,13 @@ impl BookBuilder {
     /// What valuing `key`'s best move outside the book takes (a search, or a solve at or below
     /// the solve threshold); `None` when every legal move is a book move.
     pub fn request(&self, key: &Board) -> Option<ValuationRequest> {
+        self.request_reopening(key, 0)
+    }
+
+    /// [`BookBuilder::request`] with the moves of `reopen` allowed even when in the book.
+    fn request_reopening(&self, key: &Board, reopen: u64) -> Option<ValuationRequest> {
         let (_, in_book) = self.book_moves(key);
-        let allowed = key.legal_moves() & !in_book;
+        let allowed = key.legal_moves() & (!in_book | reopen);
         if allowed == 0 {
             return None;
         }
@@ -388,6 +393,27 @@ impl BookBuilder {
     /// True when `key` is to be searched again (stale), or never was (unvalued).
     fn to_search(&self, key: &Board, node: &Node) -> bool {
         self.needs_search(key, node) || self.stale.contains(key)
+    }
+
+    /// What searching a stale played position again takes: its best move outside the book,
+    /// where its own deviation's leaf counts as outside (else every search again would pass
+    /// over the old deviation and widen the book by one move).
+    fn request_again(&self, key: &Board) -> Option<ValuationRequest> {
+        let own = match self.nodes.get(key).map(|n| n.deviation) {
+            Some(Deviation::Move { sq, .. }) => {
+                let sq = Square::from_index(sq as u32);
+                match self.successor(key, sq) {
+                    Successor::Position { key: c, .. }
+                        if self.nodes.get(&c).is_some_and(|n| !n.is_played()) =>
+                    {
+                        sq.bit()
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        };
+        self.request_reopening(key, own)
     }
 
     /// What searching a stale leaf again takes: the best of all its moves.
@@ -598,7 +624,12 @@ impl BookBuilder {
                                 keys.push(*key);
                                 continue;
                             }
-                            match self.request(key) {
+                            let request = if self.stale.contains(key) {
+                                self.request_again(key)
+                            } else {
+                                self.request(key)
+                            };
+                            match request {
                                 Some(q) => {
                                     requests.push(q);
                                     keys.push(*key);

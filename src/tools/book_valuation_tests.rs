@@ -332,6 +332,13 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
         let now = after.iter().find(|(k, _)| k == key).expect("kept");
         assert_eq!(now.1.is_played(), node.is_played());
     }
+    // Values made again by the same valuer change nothing, and a deviation that is still
+    // the best outside the book stays the one deviation (the book does not widen).
+    let mut again = whole.clone();
+    assert!(again.forget_searched_values(0) > 0);
+    let stats = again.sweep(Some(&|| Solver::new(false)), 2, &|_, _| {});
+    assert_eq!(stats.leaves_added, 0);
+    assert_eq!(again.sorted_nodes(), after);
 
     // Stopped after the first empties count, written and read back (which forgets what was
     // stale), then resumed from the next count: the same values.
