@@ -183,7 +183,7 @@ pub struct BookBuilder {
     origin: Origin,
     /// Positions whose searched values the next sweep makes again: played positions' best
     /// moves outside the book, unsolved leaves' values
-    /// ([`BookBuilder::forget_searched_values`]). They keep their old values until then.
+    /// ([`BookBuilder::mark_searched_values_stale`]). They keep their old values until then.
     stale: HashSet<Board>,
 }
 
@@ -376,7 +376,7 @@ impl BookBuilder {
     /// evaluation changed): each played position's best move outside the book, unless solved,
     /// and each unsolved leaf's value. They keep their old values until then, and solved
     /// values stay. Returns how many positions the sweep will search.
-    pub fn forget_searched_values(&mut self, from_empties: u32) -> usize {
+    pub fn mark_searched_values_stale(&mut self, from_empties: u32) -> usize {
         for (key, node) in &self.nodes {
             let empties = key.empty_count();
             let searched = match node.deviation {

@@ -322,8 +322,8 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             save_every,
         } => {
             let (path, mut book) = existing()?;
-            let forgotten = book.forget_searched_values(u32::from(from_empties));
-            eprintln!("{forgotten} positions to search again");
+            let stale = book.mark_searched_values_stale(u32::from(from_empties));
+            eprintln!("{stale} positions to search again");
             // Published after whole empties counts, so that a stopped run resumes from the
             // next one.
             let every = std::time::Duration::from_secs(save_every);

@@ -315,8 +315,8 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
         "{leaves} leaves, {wrong} wrong"
     );
 
-    let forgotten = book.forget_searched_values(0);
-    assert!(forgotten > leaves, "{forgotten}");
+    let stale = book.mark_searched_values_stale(0);
+    assert!(stale > leaves, "{stale}");
     // Stale values stay until they are searched again.
     assert_eq!(book.sorted_nodes(), before);
     assert_eq!(book.level(), Consistency::Valued);
@@ -335,7 +335,7 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
     // Values made again by the same valuer change nothing, and a deviation that is still
     // the best outside the book stays the one deviation (the book does not widen).
     let mut again = whole.clone();
-    assert!(again.forget_searched_values(0) > 0);
+    assert!(again.mark_searched_values_stale(0) > 0);
     let stats = again.sweep(Some(&|| Solver::new(false)), 2, &|_, _| {});
     assert_eq!(stats.leaves_added, 0);
     assert_eq!(again.sorted_nodes(), after);
@@ -361,7 +361,7 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
         }
     }
     let mut resumed = BookBuilder::from_records(book.info.clone(), book.records());
-    assert!(resumed.forget_searched_values(stop + 1) > 0);
+    assert!(resumed.mark_searched_values_stale(stop + 1) > 0);
     resumed.sweep(Some(&|| Solver::new(false)), 2, &|_, _| {});
     for (key, node) in resumed.sorted_nodes() {
         assert!(is_exact(&key, &node), "{}", key.diagram());
@@ -382,5 +382,5 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
     }
     solved.sweep(Some(&|| Solver::new(true)), 2, &|_, _| {});
     assert!(solved.len() > 20, "{}", solved.len());
-    assert_eq!(solved.forget_searched_values(0), 0);
+    assert_eq!(solved.mark_searched_values_stale(0), 0);
 }
