@@ -153,9 +153,9 @@ pub fn add_games(book: &mut BookBuilder, games: &[Vec<Move>]) -> (usize, usize, 
     (added, new, bad)
 }
 
-/// Values the book with searches of `depth` plies (solving at `solve_empties` empties and
-/// below) on `threads` threads, with a progress bar; `after_level` as in
-/// [`BookBuilder::sweep_levels`].
+/// Values the book with searches of `search` = (depth in plies, selectivity), solving at
+/// the book's solve threshold and below, on `threads` threads, with a progress bar;
+/// `after_level` as in [`BookBuilder::sweep_levels`].
 pub fn value_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     eval: Arc<E>,
