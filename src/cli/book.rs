@@ -243,7 +243,8 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         let stats = tool::value_book(
             book,
             eval,
-            (v.depth, Selectivity::from_percent(v.confidence)),
+            v.depth,
+            Selectivity::from_percent(v.confidence),
             builder.threads,
             builder.hash_mb.min(256),
             after_level,
@@ -324,35 +325,12 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let (path, mut book) = existing()?;
             let stale = book.mark_searched_values_stale(u32::from(from_empties));
             eprintln!("{stale} positions to search again");
-            // Published after whole empties counts, so that a stopped run resumes from the
-            // next one.
-            let every = std::time::Duration::from_secs(save_every);
-            let mut last = Instant::now();
-            let mut failed = None;
-            let mut after_level = |book: &mut BookBuilder, empties: u32| {
-                if empties >= 60 || last.elapsed() < every {
-                    return true;
-                }
-                last = Instant::now();
-                match book.publish(&path) {
-                    Ok(()) => {
-                        eprintln!(
-                            "published with every position of at most {empties} empties valued \
-                             again; if stopped, resume with --from-empties {}",
-                            empties + 1
-                        );
-                        true
-                    }
-                    Err(e) => {
-                        failed = Some(e);
-                        false
-                    }
-                }
-            };
-            value_levels(&mut book, &valuing, &mut after_level)?;
-            if let Some(e) = failed {
-                return Err(e.into());
-            }
+            let mut checkpoints =
+                tool::LevelCheckpoints::new(&path, std::time::Duration::from_secs(save_every));
+            value_levels(&mut book, &valuing, &mut |b, e| {
+                checkpoints.after_level(b, e)
+            })?;
+            checkpoints.finish()?;
             publish(&mut book, &path)
         }
         BookCommand::Expand {

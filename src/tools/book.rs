@@ -153,18 +153,18 @@ pub fn add_games(book: &mut BookBuilder, games: &[Vec<Move>]) -> (usize, usize, 
     (added, new, bad)
 }
 
-/// Values the book with searches of `search` = (depth in plies, selectivity), solving at
-/// the book's solve threshold and below, on `threads` threads, with a progress bar;
-/// `after_level` as in [`BookBuilder::sweep_levels`].
+/// Values the book with searches of `depth` plies (solving at the book's solve threshold and
+/// below) on `threads` threads, with a progress bar; `after_level` as in
+/// [`BookBuilder::sweep_levels`].
 pub fn value_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     eval: Arc<E>,
-    search: (u32, Selectivity),
+    depth: u32,
+    selectivity: Selectivity,
     threads: usize,
     hash_mb: usize,
     after_level: &mut dyn FnMut(&mut BookBuilder, u32) -> bool,
 ) -> SweepStats {
-    let (depth, selectivity) = search;
     book.info.search_depth = depth.min(60) as u8;
     let make = || {
         crate::search::SearchValuer::new(
@@ -198,6 +198,55 @@ pub fn value_book<E: Evaluator + 'static>(
         p.finish();
     }
     stats
+}
+
+/// The publishing of a long sweep (`wedge book revalue`): after a whole empties count, at
+/// most every `every`, the book is published and a line says from where a stopped run
+/// resumes; a publish that fails stops the sweep, and [`LevelCheckpoints::finish`] returns
+/// its error.
+pub struct LevelCheckpoints<'a> {
+    path: &'a Path,
+    every: std::time::Duration,
+    last: Instant,
+    failed: Option<crate::book::BookError>,
+}
+
+impl<'a> LevelCheckpoints<'a> {
+    pub fn new(path: &'a Path, every: std::time::Duration) -> Self {
+        LevelCheckpoints {
+            path,
+            every,
+            last: Instant::now(),
+            failed: None,
+        }
+    }
+
+    /// For [`BookBuilder::sweep_levels`]: publishes when due; false when that failed.
+    pub fn after_level(&mut self, book: &mut BookBuilder, empties: u32) -> bool {
+        if empties >= 60 || self.last.elapsed() < self.every {
+            return true;
+        }
+        self.last = Instant::now();
+        match book.publish(self.path) {
+            Ok(()) => {
+                eprintln!(
+                    "published with every position of at most {empties} empties valued again; \
+                     if stopped, resume with --from-empties {}",
+                    empties + 1
+                );
+                true
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                false
+            }
+        }
+    }
+
+    /// The error of a publish that stopped the sweep.
+    pub fn finish(self) -> Result<(), BookToolError> {
+        self.failed.map_or(Ok(()), |e| Err(e.into()))
+    }
 }
 
 /// `wedge book stats`: first line `positions: N`, then counts by kind, by empties, and the
