@@ -2,7 +2,7 @@
 //! [`SHALLOW_MAX`] empties: parity order over the empties, flips computed directly. The last 1
 //! to 4: no move generation (a square is tried only when it touches an opponent disc),
 //! quadrant-parity order, and the final empty scored by counting the flips without making the
-//! move; four empties and more also try the stability cut-off. All are null-window (fail-soft)
+//! move; three empties and more also try the stability cut-off. All are null-window (fail-soft)
 //! searches around `alpha`.
 
 use super::context::Context;
@@ -191,6 +191,9 @@ impl<E: Evaluator> Context<'_, E> {
     /// Three empties in `sq` (already in parity order); null window around `alpha`.
     pub fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, sq: [usize; 3]) -> i32 {
         self.nodes += 1;
+        if let Some(v) = stability_cut(player, opponent, alpha, 3) {
+            return v;
+        }
         if let Some(v) = self.moves_3(player, opponent, alpha, sq) {
             return v;
         }

@@ -216,7 +216,7 @@ pub fn corner_stable(player: u64) -> u64 {
 
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
 /// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties),
-/// from 4 empties up.
+/// from 3 empties up.
 #[inline(always)]
 pub fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
     // The cap can only reach alpha when the opponent has at least (64 - alpha) / 2 discs.
