@@ -975,6 +975,11 @@ impl<E: Evaluator> Context<'_, E> {
         tt_move: MoveHint,
     ) {
         if depth >= SORT_SEARCH_MIN_DEPTH {
+            // The children that will probe the table have their buckets asked for now, to be
+            // loaded while the ordering searches run.
+            if depth > self.tt_min_depth {
+                self.prefetch_children(board, list, &mut [0; MAX_MOVES]);
+            }
             // The table move is put first by the searches' own skip.
             let sort_depth = sort_depth_for(depth);
             self.score_by_search(board, state, list, sort_depth, window, tt_move);
@@ -1001,17 +1006,23 @@ impl<E: Evaluator> Context<'_, E> {
         });
     }
 
+    /// Asks for the table bucket of every child in `list`, whose hashes go to `hashes`.
+    #[inline(always)]
+    fn prefetch_children(&self, board: &Board, list: &MoveList, hashes: &mut [u64; MAX_MOVES]) {
+        for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
+            let (np, no) = c.child(board.player, board.opponent);
+            *h = Board::new(np, no).table_hash();
+            self.tt.prefetch(*h);
+        }
+    }
+
     /// Enhanced transposition cut-off: a child already known (from the table) to be worth more
     /// than `alpha` to us ends the search at once.
     fn etc(&mut self, board: &Board, alpha: i32, n: u32, list: &MoveList) -> Option<i32> {
         // Every child's bucket is asked for first, so that their misses to memory overlap.
         let (player, opponent) = (board.player, board.opponent);
         let mut hashes = [0u64; MAX_MOVES];
-        for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
-            let (np, no) = c.child(player, opponent);
-            *h = Board::new(np, no).table_hash();
-            self.tt.prefetch(*h);
-        }
+        self.prefetch_children(board, list, &mut hashes);
         for (c, &h) in list.as_slice().iter().zip(hashes.iter()) {
             let (np, no) = c.child(player, opponent);
             let child = Board::new(np, no);
