@@ -399,21 +399,25 @@ impl BookBuilder {
     /// where its own deviation's leaf counts as outside (else every search again would pass
     /// over the old deviation and widen the book by one move).
     fn request_again(&self, key: &Board) -> Option<ValuationRequest> {
-        let own = match self.nodes.get(key).map(|n| n.deviation) {
-            Some(Deviation::Move { sq, .. }) => {
-                let sq = Square::from_index(sq as u32);
-                match self.successor(key, sq) {
-                    Successor::Position { key: c, .. }
-                        if self.nodes.get(&c).is_some_and(|n| !n.is_played()) =>
-                    {
-                        sq.bit()
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        };
+        let own = self
+            .nodes
+            .get(key)
+            .and_then(|node| self.deviation_child(key, node))
+            .filter(|(_, child)| !child.is_played())
+            .map_or(0, |(sq, _)| sq.bit());
         self.request_reopening(key, own)
+    }
+
+    /// The square of `node`'s deviation and the stored node it leads to, when there is one.
+    fn deviation_child(&self, key: &Board, node: &Node) -> Option<(Square, &Node)> {
+        let Deviation::Move { sq, .. } = node.deviation else {
+            return None;
+        };
+        let sq = Square::from_index(sq as u32);
+        match self.successor(key, sq) {
+            Successor::Position { key: c, .. } => self.nodes.get(&c).map(|n| (sq, n)),
+            _ => None,
+        }
     }
 
     /// What searching a stale leaf again takes: the best of all its moves.
@@ -491,14 +495,9 @@ impl BookBuilder {
         match node.deviation {
             Deviation::NotComputed => true,
             Deviation::AllInBook => false,
-            Deviation::Move { sq, .. } => {
-                match self.successor(key, Square::from_index(sq as u32)) {
-                    Successor::Position { key: c, .. } => {
-                        self.nodes.get(&c).is_some_and(|n| n.is_played())
-                    }
-                    _ => false,
-                }
-            }
+            Deviation::Move { .. } => self
+                .deviation_child(key, node)
+                .is_some_and(|(_, child)| child.is_played()),
         }
     }
 
