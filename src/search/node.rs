@@ -978,7 +978,7 @@ impl<E: Evaluator> Context<'_, E> {
             // The children that will probe the table have their buckets asked for now, to be
             // loaded while the ordering searches run.
             if depth > self.tt_min_depth {
-                self.prefetch_children(board, list, &mut [0; MAX_MOVES]);
+                self.prefetch_children(board, list, |_, _| {});
             }
             // The table move is put first by the searches' own skip.
             let sort_depth = sort_depth_for(depth);
@@ -1006,13 +1006,20 @@ impl<E: Evaluator> Context<'_, E> {
         });
     }
 
-    /// Asks for the table bucket of every child in `list`, whose hashes go to `hashes`.
+    /// Asks for the table bucket of every child in `list`, handing each child's place in the
+    /// list and hash to `hashed` (ETC keeps them for its probes; the midgame needs none).
     #[inline(always)]
-    fn prefetch_children(&self, board: &Board, list: &MoveList, hashes: &mut [u64; MAX_MOVES]) {
-        for (c, h) in list.as_slice().iter().zip(hashes.iter_mut()) {
+    fn prefetch_children(
+        &self,
+        board: &Board,
+        list: &MoveList,
+        mut hashed: impl FnMut(usize, u64),
+    ) {
+        for (i, c) in list.as_slice().iter().enumerate() {
             let (np, no) = c.child(board.player, board.opponent);
-            *h = Board::new(np, no).table_hash();
-            self.tt.prefetch(*h);
+            let h = Board::new(np, no).table_hash();
+            self.tt.prefetch(h);
+            hashed(i, h);
         }
     }
 
@@ -1022,7 +1029,7 @@ impl<E: Evaluator> Context<'_, E> {
         // Every child's bucket is asked for first, so that their misses to memory overlap.
         let (player, opponent) = (board.player, board.opponent);
         let mut hashes = [0u64; MAX_MOVES];
-        self.prefetch_children(board, list, &mut hashes);
+        self.prefetch_children(board, list, |i, h| hashes[i] = h);
         for (c, &h) in list.as_slice().iter().zip(hashes.iter()) {
             let (np, no) = c.child(player, opponent);
             let child = Board::new(np, no);
