@@ -16,7 +16,7 @@ fn weights_file_on_disk_round_trips_and_corruption_is_refused() {
     assert_eq!(Weights::load(&path).unwrap(), w);
     let a = PatternEval::from_weights(&w).unwrap();
     let b = PatternEval::load(&path).unwrap();
-    assert_eq!(a.evaluate(&Board::START), b.evaluate(&Board::START));
+    assert_eq!(a.eighths(&Board::START), b.eighths(&Board::START));
 
     let bad = dir.join("bad.wts");
     // Truncations, a flipped header byte, a flipped body byte, a wrong version.

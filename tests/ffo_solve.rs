@@ -49,7 +49,7 @@ fn solve_all(entries: &[ObfEntry], mode: SolveMode, threads: usize) -> Vec<(i32,
         summary.wrong
     );
     rows.iter()
-        .map(|r| (r.report.score, r.report.best.to_string()))
+        .map(|r| (r.report.score.discs(), r.report.best.to_string()))
         .collect()
 }
 
@@ -106,7 +106,7 @@ fn the_solver_evaluation_changes_the_nodes_not_the_answers() {
         assert!(summary.wrong.is_empty(), "{:?}\n{table}", summary.wrong);
         assert_eq!(summary.checked, entries.len(), "{table}");
         let nodes: u64 = rows.iter().map(|r| r.report.nodes).sum();
-        let scores: Vec<i32> = rows.iter().map(|r| r.report.score).collect();
+        let scores: Vec<i32> = rows.iter().map(|r| r.report.score.discs()).collect();
         (scores, nodes)
     };
     let midgame = |searcher: &Searcher<PatternEval>| {

@@ -9,7 +9,7 @@ use super::message::{finished, invalid, open, open_result, read_board, truncated
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use crate::framing::{Reader, Writer};
-use crate::search::{ProbCutModel, Report, Searcher, Selectivity, SolveMode};
+use crate::search::{ProbCutModel, Report, Score, Searcher, Selectivity, SolveMode};
 use crate::tools::solve::search_each;
 pub use crate::tools::solve::SolveSearch;
 use crate::train::selfplay::record::PASS_BYTE;
@@ -172,7 +172,8 @@ pub fn result_to_bytes(key: u64, reports: &[Report]) -> Vec<u8> {
         w.u8(solved);
         w.u8(r.depth.min(60) as u8);
         w.u8(r.selectivity.0);
-        w.u8(r.score.clamp(-64, 64) as i8 as u8);
+        // Whole discs: the solves it carries are.
+        w.u8(r.score.discs().clamp(-64, 64) as i8 as u8);
         write_move(&mut w, r.best);
         w.u64(r.nodes);
         w.u64(r.millis);
@@ -228,7 +229,7 @@ fn read_report(
         depth: u32::from(depth),
         selectivity: Selectivity(selectivity),
         solved,
-        score,
+        score: Score::from_discs(score),
         best,
         pv,
         nodes,
@@ -364,7 +365,7 @@ mod tests {
         let unit = unit(SolveSearch::Exact);
         let reports = unit.run(Arc::new(Heuristic), None, 1);
         let expected: Vec<i32> = boards().into_iter().map(|(_, s)| s).collect();
-        let scores: Vec<i32> = reports.iter().map(|r| r.score).collect();
+        let scores: Vec<i32> = reports.iter().map(|r| r.score.discs()).collect();
         assert_eq!(scores, expected);
         assert!(reports.iter().all(|r| r.solved == Some(SolveMode::Exact)));
         // One thread from an empty table: the same nodes again.

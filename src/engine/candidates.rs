@@ -3,7 +3,7 @@
 //! completed depth gives a full list sorted best first.
 
 use crate::board::{Board, Move};
-use crate::search::{Limits, Report, Selectivity, SolveMode};
+use crate::search::{Limits, Report, Score, Selectivity, SolveMode};
 
 /// Midgame iterations stop this many plies short of the end before a solve (as the root does).
 const SOLVE_PRESEARCH_GAP: u32 = 10;
@@ -13,7 +13,7 @@ const SOLVE_PRESEARCH_GAP: u32 = 10;
 pub struct ScoredRootMove {
     pub mv: Move,
     /// Disc difference for the side to move at the root.
-    pub score: i32,
+    pub score: Score,
     /// Depth in plies from the root (the empties for a solve).
     pub depth: u32,
     pub selectivity: Selectivity,
@@ -127,14 +127,15 @@ mod tests {
             depth: 3,
             selectivity: Selectivity::NONE,
             solved: None,
-            score: 2,
+            score: Score::from_eighths(13),
             best: d6,
             pv: vec![d6],
             nodes: 10,
             millis: 1,
         };
         let c = ScoredRootMove::from_child(f5, &r);
-        assert_eq!((c.score, c.depth, c.pv.clone()), (-2, 4, vec![f5, d6]));
+        let expected = (Score::from_eighths(-13), 4, vec![f5, d6]);
+        assert_eq!((c.score, c.depth, c.pv.clone()), expected);
         assert_eq!(c.to_report().best, f5);
     }
 }

@@ -16,7 +16,7 @@ use crate::board::{Board, Move};
 use crate::book::play::{OfferedMove, PlayBooks};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
-use crate::search::{Limits, Report, Searcher, Selectivity};
+use crate::search::{Limits, Report, Score, Searcher, Selectivity};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -81,8 +81,8 @@ pub enum Outcome {
     Candidates(Vec<ScoredRootMove>),
     /// The reports of the positions analysed, in the order they were searched.
     Positions(Vec<(usize, Report)>),
-    /// The static evaluation, in discs for the side to move.
-    Static(i32),
+    /// The static evaluation for the side to move.
+    Static(Score),
     Cleared,
     /// What learning a game did (or why nothing was stored).
     Learned(Result<String, LearnFailure>),
@@ -330,7 +330,7 @@ impl<E: Evaluator> Worker<E> {
             depth: 0,
             selectivity: Selectivity::NONE,
             solved: None,
-            score: offered.score,
+            score: Score::from_discs(offered.score),
             best: mv,
             pv: vec![mv],
             nodes: 0,
@@ -426,7 +426,9 @@ impl<E: Evaluator> Worker<E> {
                 }
                 Outcome::Positions(done)
             }
-            Task::Evaluate { board } => Outcome::Static(self.searcher.evaluator().evaluate(&board)),
+            Task::Evaluate { board } => Outcome::Static(Score::from_eighths(
+                self.searcher.evaluator().eighths(&board),
+            )),
             Task::Clear => {
                 self.searcher.clear();
                 self.reopen_books();

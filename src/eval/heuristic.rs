@@ -1,7 +1,7 @@
 //! A simple stand-in evaluation (mobility, potential mobility, corners, X- and C-squares) used
 //! until trained pattern weights exist, and by tests that must not depend on trained weights.
 
-use super::Evaluator;
+use super::{Evaluator, EIGHTHS_PER_DISC};
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::{Board, CORNERS};
 
@@ -58,7 +58,7 @@ impl Evaluator for Heuristic {
 
     fn pass(&self, _: &()) {}
 
-    fn evaluate_with(&self, _: &(), board: &Board) -> i32 {
-        (Self::raw(board) / 16).clamp(-63, 63)
+    fn eighths_with(&self, _: &(), board: &Board) -> i32 {
+        (Self::raw(board) / 2).clamp(-63 * EIGHTHS_PER_DISC, 63 * EIGHTHS_PER_DISC)
     }
 }

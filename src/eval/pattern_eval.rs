@@ -10,7 +10,7 @@ use super::patterns::{
     N_SCALAR_TABLES, N_TABLES,
 };
 use super::weights::{TableHeader, Weights, WeightsError, WeightsErrorKind};
-use super::Evaluator;
+use super::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 use crate::board::Board;
 use crate::rng::Rng;
 use std::path::Path;
@@ -19,10 +19,11 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct PatternEval {
     scale: i32,
-    /// log2 of `scale` when it is a power of two (the shipped weights' 64): units become
-    /// discs by a shift instead of an integer division, which took about 3 % of the midgame
-    /// null-window search's own time in a profile of FFO #53's selective pass.
-    scale_shift: Option<u32>,
+    /// log2 of `scale` / 8 when `scale` is a power of two of at least 8 (the shipped weights'
+    /// 64): units become eighths of a disc by a shift instead of an integer division, which
+    /// took about 3 % of the midgame null-window search's own time in a profile of FFO #53's
+    /// selective pass.
+    eighths_shift: Option<u32>,
     n_phases: usize,
     /// Per phase, two perspective blocks (side to move = digit 1, then = digit 2), each the
     /// raw tables of all pattern types back to back.
@@ -143,7 +144,8 @@ impl PatternEval {
         Ok(PatternEval {
             ordering,
             scale: w.scale as i32,
-            scale_shift: w.scale.is_power_of_two().then(|| w.scale.trailing_zeros()),
+            eighths_shift: (w.scale.is_power_of_two() && w.scale >= 8)
+                .then(|| w.scale.trailing_zeros() - 3),
             n_phases: w.n_phases,
             patterns,
             scalars,
@@ -199,24 +201,17 @@ impl PatternEval {
         sum
     }
 
-    /// Weight units to discs: rounded to nearest, clamped to -64..=64. (Clamped to -63..=63,
-    /// so that only proven results reach a wipe-out's ±64: FFO #59, +64 at 34 empties,
-    /// 21.8 M -> 43.1 M nodes, the presearch no longer ending early where the evaluation
-    /// already sees the wipe-out. Not kept.)
+    /// Weight units to eighths of a disc: rounded to nearest (halves away from zero), clamped
+    /// to ±[`MAX_EIGHTHS`]. (Clamped short of a wipe-out, so that only proven results reach
+    /// ±64 discs: FFO #59, +64 at 34 empties, 21.8 M -> 43.1 M nodes, the presearch no longer
+    /// ending early where the evaluation already sees the wipe-out. Not kept.)
     #[inline]
-    pub fn to_discs(&self, units: i32) -> i32 {
-        let half = self.scale / 2;
-        // Rounded half away from zero; a shift divides a non-negative value exactly as `/`.
-        let div = |x: i32| match self.scale_shift {
-            Some(k) => x >> k,
-            None => x / self.scale,
+    pub fn to_eighths(&self, units: i32) -> i32 {
+        let magnitude = match self.eighths_shift {
+            Some(k) => (units.abs() + ((1 << k) >> 1)) >> k,
+            None => (units.abs() * EIGHTHS_PER_DISC + self.scale / 2) / self.scale,
         };
-        let d = if units >= 0 {
-            div(units + half)
-        } else {
-            -div(-units + half)
-        };
-        d.clamp(-64, 64)
+        (magnitude * units.signum()).clamp(-MAX_EIGHTHS, MAX_EIGHTHS)
     }
 
     /// The evaluation in weight units, from scratch.
@@ -245,8 +240,8 @@ impl Evaluator for PatternEval {
     }
 
     #[inline(always)]
-    fn evaluate_with(&self, state: &Features, board: &Board) -> i32 {
-        self.to_discs(self.eval_features(state, board))
+    fn eighths_with(&self, state: &Features, board: &Board) -> i32 {
+        self.to_eighths(self.eval_features(state, board))
     }
 
     #[inline(always)]
@@ -299,20 +294,26 @@ mod tests {
         PatternEval::from_weights(&test_weights(4, 1)).unwrap()
     }
 
-    /// Units become discs rounded to nearest (halves away from zero) and clamped, by the
-    /// shift for a power-of-two scale and by division otherwise.
+    /// Units become eighths of a disc rounded to nearest (halves away from zero) and clamped,
+    /// by the shift for a power-of-two scale of at least 8 and by division otherwise.
     #[test]
-    fn units_round_to_nearest_disc_for_any_scale() {
-        for scale in [64, 1, 2, 48, 100, 4096] {
+    fn units_round_to_nearest_eighth_for_any_scale() {
+        for scale in [64, 1, 2, 8, 48, 100, 4096] {
             let e = PatternEval::from_weights(&Weights {
                 scale,
                 ..test_weights(1, 3)
             })
             .unwrap();
-            assert_eq!(e.scale_shift.is_some(), scale.is_power_of_two());
+            let shifted = scale.is_power_of_two() && scale >= 8;
+            assert_eq!(e.eighths_shift.is_some(), shifted);
             for units in -70 * scale as i32..=70 * scale as i32 {
-                let expected = (units as f64 / scale as f64).round().clamp(-64.0, 64.0) as i32;
-                assert_eq!(e.to_discs(units), expected, "scale {scale}, units {units}");
+                let exact = units as f64 * 8.0 / scale as f64;
+                let expected = exact.round().clamp(-512.0, 512.0) as i32;
+                assert_eq!(
+                    e.to_eighths(units),
+                    expected,
+                    "scale {scale}, units {units}"
+                );
             }
         }
     }
@@ -348,8 +349,8 @@ mod tests {
                     e.order_value(&feat, &board, m, pot),
                     e.order_value(&Features::new(&board), &board, m, pot)
                 );
-                let v = e.evaluate(&board);
-                assert!((-64..=64).contains(&v));
+                let v = e.eighths(&board);
+                assert!((-MAX_EIGHTHS..=MAX_EIGHTHS).contains(&v));
                 match rng.random_move(&board) {
                     None => break,
                     Some(Move::Pass) => {
@@ -474,14 +475,14 @@ mod tests {
     }
 
     #[test]
-    fn rounding_to_discs() {
+    fn rounding_to_eighths() {
         let e = eval();
-        assert_eq!(e.to_discs(0), 0);
-        assert_eq!(e.to_discs(31), 0);
-        assert_eq!(e.to_discs(32), 1);
-        assert_eq!(e.to_discs(-32), -1);
-        assert_eq!(e.to_discs(-31), 0);
-        assert_eq!(e.to_discs(64 * 100), 64);
-        assert_eq!(e.to_discs(-64 * 100), -64);
+        assert_eq!(e.to_eighths(0), 0);
+        assert_eq!(e.to_eighths(3), 0);
+        assert_eq!(e.to_eighths(4), 1);
+        assert_eq!(e.to_eighths(-4), -1);
+        assert_eq!(e.to_eighths(-3), 0);
+        assert_eq!(e.to_eighths(64 * 100), 512);
+        assert_eq!(e.to_eighths(-64 * 100), -512);
     }
 }

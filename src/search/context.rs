@@ -9,7 +9,7 @@ use super::probcut::ProbCutModel;
 use super::tt::{MoveHint, TranspositionTable};
 use crate::board::Board;
 use crate::book::{BookHit, BookLookup};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, EIGHTHS_PER_DISC};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -21,7 +21,8 @@ pub const TT_MIN_DEPTH: u32 = 3;
 /// How many stop polls pass between two reads of the clock.
 const CLOCK_POLL_INTERVAL: u32 = 256;
 
-/// What the book says of a node: the value the search would find, or a move to try first.
+/// What the book says of a node: the value the search would find (in eighths), or a move to
+/// try first.
 pub enum BookAnswer {
     Value(i32),
     Hint(MoveHint),
@@ -34,7 +35,7 @@ pub struct Context<'a, E: Evaluator> {
     pub probcut: &'a ProbCutModel,
     pub selectivity: u8,
     /// Half-width around alpha of the ordering searches at midgame null-window nodes (see
-    /// [`SORT_WINDOW`]); 64 = full window.
+    /// [`SORT_WINDOW`]), in discs; 64 = full window.
     pub ordering_window: i32,
     /// Midgame null-window nodes of less depth skip the table (see
     /// [`TT_MIN_DEPTH`]).
@@ -120,7 +121,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
         match self.book_hit(player, opponent, n) {
             Some(hit) if hit.covers(depth, n) => {
                 self.nodes += 1;
-                BookAnswer::Value(hit.value)
+                BookAnswer::Value(hit.value * EIGHTHS_PER_DISC)
             }
             Some(hit) => BookAnswer::Hint(
                 hit.best
@@ -130,16 +131,16 @@ impl<'a, E: Evaluator> Context<'a, E> {
         }
     }
 
-    /// What a search of depth 0 finds for `board`: the final score at the end of the game,
-    /// the book's value where the book answers, else the static evaluation.
+    /// What a search of depth 0 finds for `board`, in eighths: the final score at the end of
+    /// the game, the book's value where the book answers, else the static evaluation.
     pub fn leaf_value(&self, board: &Board) -> i32 {
         if board.is_game_over() {
-            return board.final_score();
+            return board.final_score() * EIGHTHS_PER_DISC;
         }
         let n = board.empty_count();
         match self.book_hit(board.player, board.opponent, n) {
-            Some(hit) if hit.covers(0, n) => hit.value,
-            _ => self.eval.evaluate(board),
+            Some(hit) if hit.covers(0, n) => hit.value * EIGHTHS_PER_DISC,
+            _ => self.eval.eighths(board),
         }
     }
 

@@ -21,6 +21,7 @@ mod ordering;
 mod parallel;
 mod probcut;
 mod root;
+mod score;
 mod stability;
 mod tt;
 mod tt_memory;
@@ -30,6 +31,7 @@ pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
 pub use node::principal_variation_rule;
 pub use probcut::{ProbCutError, ProbCutModel, Sample, MAX_FIT_DEPTH};
 pub use root::Report;
+pub use score::Score;
 pub use tt::{TableError, TranspositionTable, TtData};
 pub use valuer::SearchValuer;
 
@@ -216,9 +218,12 @@ impl<'a, E: Evaluator> FixedDepth<'a, E> {
 
     /// The value of `board` for the side to move searched `depth` plies in a full window
     /// (static evaluation at 0, exact once the depth reaches the end of the game).
-    pub fn value(&mut self, board: &Board, depth: u32) -> i32 {
-        self.ctx
-            .pvs_mid(board.player, board.opponent, -64, 64, depth)
+    pub fn value(&mut self, board: &Board, depth: u32) -> Score {
+        let full = crate::eval::MAX_EIGHTHS;
+        let v = self
+            .ctx
+            .pvs_mid(board.player, board.opponent, -full, full, depth);
+        Score::from_eighths(v)
     }
 }
 
@@ -267,7 +272,7 @@ pub fn solve_root<E: Evaluator>(
     );
     RootResult {
         best: r.best,
-        score: r.score,
+        score: r.score.discs(),
         nodes: r.nodes,
     }
 }

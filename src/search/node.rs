@@ -7,9 +7,11 @@
 //! helpers). Every node has the same steps: its entry ([`Context::enter`]: count, stop, moves,
 //! pass), what the table knows, the phase's cut-offs, the table move, the others ordered, the
 //! result stored; the kind decides which apply. Below, the last-empties solvers
-//! ([`super::last_moves`]). Scores are fail-soft disc differences for the side to move; exact
-//! in the endgame except in the selective passes of a solve (selectivity above 0), whose table
-//! entries carry that selectivity (never used as exact bounds).
+//! ([`super::last_moves`]). Scores are fail-soft disc differences for the side to move: in
+//! eighths of a disc in the midgame, in whole discs in the endgame (where the midgame reaches
+//! the endgame, a window converts down and a value back up); exact in the endgame except in
+//! the selective passes of a solve (selectivity above 0), whose table entries carry that
+//! selectivity (never used as exact bounds). The table holds eighths in both phases.
 
 use super::context::{BookAnswer, Context};
 use super::end_cache::EndCache;
@@ -26,7 +28,7 @@ use super::tt::{MoveHint, Stored, TranspositionTable, NO_SELECTIVITY};
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
-use crate::eval::{Evaluator, ORDER_SCALE};
+use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS, ORDER_SCALE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -149,7 +151,11 @@ impl Kind for Pv {
     const PV: bool = true;
 }
 
-/// One of the root's moves and its value in the last iteration (-65 when it got only a bound).
+/// A root move's value when it got only a bound: below every score.
+pub(super) const UNSCORED: i32 = -MAX_EIGHTHS - 1;
+
+/// One of the root's moves and its value in the last iteration ([`UNSCORED`] when it got only
+/// a bound).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RootMove {
     pub sq: u8,
@@ -189,7 +195,7 @@ impl Kind for Root<'_> {
 
     #[inline(always)]
     fn record(&mut self, index: usize, v: i32, exact: bool) {
-        self.moves[index].score = if exact { v } else { -65 };
+        self.moves[index].score = if exact { v } else { UNSCORED };
         self.searched = index + 1;
         if self.best.is_none_or(|(_, b)| v > b) {
             self.best = Some((index, v));
@@ -200,6 +206,8 @@ impl Kind for Root<'_> {
 /// How one phase of the game searches a node: the steps of [`Context::search_node`] that
 /// differ between the midgame and the endgame, for a node of kind `K`.
 trait Phase<E: Evaluator> {
+    /// One disc in the phase's scores: eighths in the midgame, whole discs in the endgame.
+    const DISC: i32;
     /// The value after the side to move passes (the opponent searched in the same phase).
     fn after_pass<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node) -> i32;
     /// A value found without the table or a move list, for nodes too shallow for them.
@@ -251,6 +259,8 @@ impl<E: Evaluator> Midgame<'_, E> {
 }
 
 impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
+    const DISC: i32 = EIGHTHS_PER_DISC;
+
     #[inline(always)]
     fn after_pass<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
         let passed = ctx.eval.pass(self.state);
@@ -300,7 +310,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
         if ctx.selectivity > NO_SELECTIVITY && self.depth >= probcut::MIN_DEPTH {
             let (board, depth) = (&at.board, self.depth);
             let n = board.empty_count();
-            if let Some(v) = ctx.probcut(board, self.state, at.alpha, depth, n) {
+            if let Some(v) = ctx.probcut(board, self.state, at.alpha, Self::DISC, depth, n) {
                 return Pruning::Cut(v);
             }
         }
@@ -334,7 +344,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
             list.score_endgame(board.player, board.opponent, tt_move, true);
         } else {
             let window = if K::PV {
-                (-64, 64)
+                (-MAX_EIGHTHS, MAX_EIGHTHS)
             } else {
                 sort_window(at.alpha, ctx.ordering_window, ctx.ordering_window)
             };
@@ -384,6 +394,8 @@ impl<'s, E: Evaluator> Endgame<'s, E> {
 }
 
 impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
+    const DISC: i32 = 1;
+
     #[inline(always)]
     fn after_pass<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node) -> i32 {
         let Board { player, opponent } = at.board;
@@ -405,7 +417,7 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
             let known = ctx.tt.probe(board, hash).map_or(Known::NOTHING, |d| Known {
                 bounds: d
                     .is_usable(self.n as u8, ctx.selectivity)
-                    .then_some((d.lower as i32, d.upper as i32)),
+                    .then_some((lower_discs(d.lower), upper_discs(d.upper))),
                 best: d.best,
             });
             (hash, known)
@@ -433,7 +445,7 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         }
         if ctx.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
             let state = self.state(ctx.eval, &board);
-            if let Some(v) = ctx.probcut(&board, state, alpha, n, n) {
+            if let Some(v) = ctx.probcut(&board, state, alpha, Self::DISC, n, n) {
                 return Pruning::Cut(v);
             }
         }
@@ -472,7 +484,7 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && moves.count_ones() > 2;
         if by_search {
             let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
-            let window = sort_window(at.alpha, END_SORT_BELOW, END_SORT_ABOVE);
+            let window = sort_window(eighths_alpha(at.alpha), END_SORT_BELOW, END_SORT_ABOVE);
             let state = self.state(ctx.eval, &board);
             ctx.score_by_search(&board, state, list, sort_depth, window, tt_move);
         } else if by_evaluation {
@@ -525,6 +537,25 @@ pub fn principal_variation_rule<X>(
     }
 }
 
+/// The least whole disc count at or above a table lower bound in eighths.
+#[inline(always)]
+fn lower_discs(eighths: i16) -> i32 {
+    -(-i32::from(eighths)).div_euclid(EIGHTHS_PER_DISC)
+}
+
+/// The greatest whole disc count at or below a table upper bound in eighths.
+#[inline(always)]
+fn upper_discs(eighths: i16) -> i32 {
+    i32::from(eighths).div_euclid(EIGHTHS_PER_DISC)
+}
+
+/// The null-window alpha in eighths of an endgame null window around `alpha` discs: a value
+/// above it is a value of at least `alpha + 1` discs.
+#[inline(always)]
+fn eighths_alpha(alpha: i32) -> i32 {
+    alpha * EIGHTHS_PER_DISC + EIGHTHS_PER_DISC - 1
+}
+
 /// The child position (opponent to move) after the move on `sq` with `flips`.
 #[inline(always)]
 fn child(board: &Board, sq: u8, flips: u64) -> (u64, u64) {
@@ -534,13 +565,14 @@ fn child(board: &Board, sq: u8, flips: u64) -> (u64, u64) {
 impl<E: Evaluator> Context<'_, E> {
     /// Enters a node: counts it and polls the stop flag. The legal moves, or the value to
     /// return: `alpha` once stopped, `after_pass` without a move, the final score at the end
-    /// of the game.
+    /// of the game (in units of which `disc` make a disc).
     #[inline(always)]
     fn enter(
         &mut self,
         player: u64,
         opponent: u64,
         alpha: i32,
+        disc: i32,
         after_pass: impl FnOnce(&mut Self) -> i32,
     ) -> Entry {
         self.nodes += 1;
@@ -553,16 +585,16 @@ impl<E: Evaluator> Context<'_, E> {
         } else if legal_moves(opponent, player) != 0 {
             Entry::Value(after_pass(self))
         } else {
-            Entry::Value(Board::new(player, opponent).final_score())
+            Entry::Value(Board::new(player, opponent).final_score() * disc)
         }
     }
 
-    /// Static evaluation of a position whose evaluation state is `state`, counted as a node.
+    /// Static evaluation (in eighths) of a position whose evaluation state is `state`,
+    /// counted as a node.
     #[inline(always)]
     pub fn evaluate(&mut self, player: u64, opponent: u64, state: &E::State) -> i32 {
         self.nodes += 1;
-        self.eval
-            .evaluate_with(state, &Board::new(player, opponent))
+        self.eval.eighths_with(state, &Board::new(player, opponent))
     }
 
     /// [`Context::pvs`] from a position alone (the evaluation state is built from scratch).
@@ -680,7 +712,9 @@ impl<E: Evaluator> Context<'_, E> {
             BookAnswer::Hint(m) => m,
         };
         if depth >= n {
-            return self.nws_end(player, opponent, alpha, n);
+            // In whole discs: above `alpha` eighths means at least the next whole disc.
+            let discs = self.nws_end(player, opponent, alpha.div_euclid(EIGHTHS_PER_DISC), n);
+            return discs * EIGHTHS_PER_DISC;
         }
         if depth == 0 {
             return self.evaluate(player, opponent, state);
@@ -734,7 +768,7 @@ impl<E: Evaluator> Context<'_, E> {
             0
         } else {
             let after_pass = |ctx: &mut Self| phase.after_pass::<K>(ctx, at);
-            match self.enter(player, opponent, alpha, after_pass) {
+            match self.enter(player, opponent, alpha, P::DISC, after_pass) {
                 Entry::Moves(moves) => moves,
                 Entry::Value(v) => return v,
             }
@@ -750,7 +784,7 @@ impl<E: Evaluator> Context<'_, E> {
             phase.known(self, at)
         };
         // Stores the result with the search's selectivity and the nodes it took, in the table
-        // or the thread's cache; nothing once stopped.
+        // (in eighths) or the thread's cache; nothing once stopped.
         let table_depth = phase.table_depth();
         let store = |ctx: &mut Self, score: i32, best: MoveHint| {
             if ctx.stopped {
@@ -758,11 +792,12 @@ impl<E: Evaluator> Context<'_, E> {
             }
             match table_depth {
                 Some(depth) => {
+                    let to_eighths = EIGHTHS_PER_DISC / P::DISC;
                     let result = Stored {
                         depth: depth as u8,
                         selectivity: ctx.selectivity,
-                        window: (alpha, beta),
-                        score,
+                        window: (alpha * to_eighths, beta * to_eighths),
+                        score: score * to_eighths,
                         best,
                         nodes: ctx.nodes - start,
                     };
@@ -869,14 +904,16 @@ impl<E: Evaluator> Context<'_, E> {
         best
     }
 
-    /// Multi-ProbCut at a node of `n` empties searched `depth` plies: a shallow null-window
-    /// search clearing the window by `t` standard deviations of the fitted error predicts the
-    /// deep result; returns the cut value.
+    /// Multi-ProbCut at a node of `n` empties searched `depth` plies, whose scores make
+    /// `disc` units a disc: a shallow null-window search (in eighths) clearing the window by
+    /// `t` standard deviations of the fitted error (in discs) predicts the deep result;
+    /// returns the cut value.
     fn probcut(
         &mut self,
         board: &Board,
         state: &E::State,
         alpha: i32,
+        disc: i32,
         depth: u32,
         n: u32,
     ) -> Option<i32> {
@@ -885,18 +922,21 @@ impl<E: Evaluator> Context<'_, E> {
         if pair.slope < 0.25 {
             return None;
         }
-        let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma;
-        // Fail high: the deep value is very likely above alpha.
-        let high = ((alpha as f64 + 1.0 + margin - pair.bias) / pair.slope).ceil() as i32;
-        if high < 64
-            && high > -64
-            && self.nws(player, opponent, state, high - 1, pair.shallow) >= high
-        {
+        let eighths = EIGHTHS_PER_DISC as f64;
+        let to_eighths = EIGHTHS_PER_DISC / disc;
+        let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma * eighths;
+        let bias = pair.bias * eighths;
+        let inside = |v: i32| v > -MAX_EIGHTHS && v < MAX_EIGHTHS;
+        // Fail high: the deep value is very likely above alpha (at least alpha + 1 unit).
+        let above = ((alpha + 1) * to_eighths) as f64;
+        let high = ((above + margin - bias) / pair.slope).ceil() as i32;
+        if inside(high) && self.nws(player, opponent, state, high - 1, pair.shallow) >= high {
             return Some(alpha + 1);
         }
         // Fail low: the deep value is very likely at most alpha.
-        let low = ((alpha as f64 - margin - pair.bias) / pair.slope).floor() as i32;
-        if low > -64 && low < 64 && self.nws(player, opponent, state, low, pair.shallow) <= low {
+        let at_most = (alpha * to_eighths) as f64;
+        let low = ((at_most - margin - bias) / pair.slope).floor() as i32;
+        if inside(low) && self.nws(player, opponent, state, low, pair.shallow) <= low {
             return Some(alpha);
         }
         None
@@ -1034,8 +1074,8 @@ impl<E: Evaluator> Context<'_, E> {
             let (np, no) = c.child(player, opponent);
             let child = Board::new(np, no);
             if let Some(d) = self.tt.probe(&child, h) {
-                if d.is_usable(n as u8 - 1, self.selectivity) && -(d.upper as i32) > alpha {
-                    return Some(-(d.upper as i32));
+                if d.is_usable(n as u8 - 1, self.selectivity) && -upper_discs(d.upper) > alpha {
+                    return Some(-upper_discs(d.upper));
                 }
             }
         }

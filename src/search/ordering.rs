@@ -8,7 +8,7 @@ use super::tt::MoveHint;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::CORNERS;
-use crate::eval::ORDER_SCALE;
+use crate::eval::{EIGHTHS_PER_DISC, MAX_EIGHTHS, ORDER_SCALE};
 
 /// More than the largest number of legal moves in any Othello position (33).
 pub const MAX_MOVES: usize = 36;
@@ -257,7 +257,7 @@ impl MoveList {
     }
 
     /// Orders by `value(candidate, child)`, a shallow search's value of the child (opponent to
-    /// move) for us, less the opponent's mobility and potential mobility after the move
+    /// move) for us in eighths of a disc, less the opponent's mobility and potential mobility after the move
     /// ([`ORDER_MOBILITY_WEIGHT`], [`ORDER_POTENTIAL_WEIGHT`]); the move on `skip` (the table
     /// move, searched already or to be searched first) goes first without a search.
     #[inline(always)]
@@ -282,7 +282,7 @@ impl MoveList {
             let mobility = weighted_mobility(replies);
             let potential = potential_moves(np, no).count_ones() as i32;
             let value = value(c, (np, no));
-            c.score = value * ORDER_DISC
+            c.score = value * (ORDER_DISC / EIGHTHS_PER_DISC)
                 - mobility * ORDER_MOBILITY_WEIGHT
                 - potential * ORDER_POTENTIAL_WEIGHT;
         }
@@ -331,11 +331,13 @@ pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
 /// Half-width around a null window of the ordering searches (a full window before a solve).
 pub const SORT_WINDOW: i32 = 4;
 
-/// The window of the ordering searches at a null-window node around `alpha`, reaching `below`
-/// discs below alpha and `above` discs above alpha + 1.
+/// The window (in eighths) of the ordering searches at a null-window node around `alpha`
+/// (eighths), reaching `below` discs below alpha and `above` discs above alpha + 1.
 #[inline(always)]
 pub fn sort_window(alpha: i32, below: i32, above: i32) -> (i32, i32) {
-    ((alpha - below).max(-64), (alpha + 1 + above).min(64))
+    let low = alpha - below * EIGHTHS_PER_DISC;
+    let high = alpha + 1 + above * EIGHTHS_PER_DISC;
+    (low.max(-MAX_EIGHTHS), high.min(MAX_EIGHTHS))
 }
 
 /// Depth of the ordering searches at a node of depth `depth`.

@@ -76,10 +76,11 @@ pub enum ProbCutError {
 }
 
 /// One measured position: its empties and its search values at depths 0..values.len().
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub empties: u32,
-    pub values: Vec<i32>,
+    /// In discs (searches give eighths).
+    pub values: Vec<f64>,
 }
 
 const HEADER: &str = "wedge-probcut 1";
@@ -163,12 +164,7 @@ impl ProbCutModel {
                 let points: Vec<(f64, f64)> = samples
                     .iter()
                     .filter(|s| stage(s.empties) == st && s.values.len() > deep as usize)
-                    .map(|s| {
-                        (
-                            s.values[shallow as usize] as f64,
-                            s.values[deep as usize] as f64,
-                        )
-                    })
+                    .map(|s| (s.values[shallow as usize], s.values[deep as usize]))
                     .collect();
                 if points.len() < min_samples.max(3) {
                     continue;
@@ -315,7 +311,7 @@ mod tests {
             .map(|i| {
                 let base = (rng.below(41) as i32) - 20;
                 let values = (0..8)
-                    .map(|d| base + if d % 2 == 0 { 1 } else { -1 } + (i % 3) - 1)
+                    .map(|d| f64::from(base + if d % 2 == 0 { 1 } else { -1 } + (i % 3) - 1))
                     .collect();
                 Sample {
                     empties: 30,

@@ -3,11 +3,12 @@
 
 use super::context::{Context, TT_MIN_DEPTH};
 use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
-use super::node::{Root, RootMove};
+use super::node::{Root, RootMove, UNSCORED};
 use super::ordering::{MoveList, SORT_WINDOW};
+use super::score::Score;
 use super::tt::NO_SELECTIVITY;
 use crate::board::{Board, Move, Square};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 use std::time::Instant;
 
 /// What one finished (or interrupted) iteration found.
@@ -19,7 +20,7 @@ pub struct Report {
     /// Set when the score is a solve to the end of the game.
     pub solved: Option<SolveMode>,
     /// Disc difference for the side to move (in a win/loss/draw solve only its sign is exact).
-    pub score: i32,
+    pub score: Score,
     pub best: Move,
     pub pv: Vec<Move>,
     pub nodes: u64,
@@ -40,8 +41,8 @@ const SELECTIVE_SOLVE_MIN: u32 = 21;
 /// In a solve, midgame null-window nodes skip the table (and Multi-ProbCut) below this
 /// depth (elsewhere [`TT_MIN_DEPTH`]).
 const SOLVE_TT_MIN_DEPTH: u32 = 4;
-/// Half-width of the aspiration window in discs.
-const ASPIRATION: i32 = 4;
+/// Half-width of the aspiration window in eighths of a disc (4 discs).
+const ASPIRATION: i32 = 4 * EIGHTHS_PER_DISC;
 
 /// Runs the iterations asked by `limits` on `board`, calling `report` after each completed
 /// one. Returns the last report (the best move of a position without moves is `Move::Pass`).
@@ -75,7 +76,7 @@ pub fn iterate<E: Evaluator>(
         .map(|c| RootMove {
             sq: c.sq,
             flips: c.flips,
-            score: -65,
+            score: UNSCORED,
         })
         .collect();
 
@@ -118,7 +119,7 @@ pub fn iterate<E: Evaluator>(
                 break;
             }
         }
-        let guess = last.as_ref().map(|r| r.score);
+        let guess = last.as_ref().map(|r| r.score.eighths());
         ctx.selectivity = step.selectivity;
         let before = ctx.nodes;
         let score = search_iteration(ctx, board, &mut roots, step.depth, step.mode, guess);
@@ -321,10 +322,7 @@ fn search_iteration<E: Evaluator>(
     mode: Option<SolveMode>,
     guess: Option<i32>,
 ) -> Option<i32> {
-    let (lo, hi) = match mode {
-        Some(SolveMode::WinLossDraw) => (-1, 1),
-        _ => (-64, 64),
-    };
+    let (lo, hi) = full_window(mode);
     // The exact pass keeps the full window (an aspiration window around the selective pass's
     // score saved nothing).
     let (mut alpha, mut beta) = match (guess, mode) {
@@ -343,6 +341,15 @@ fn search_iteration<E: Evaluator>(
         } else {
             return Some(result);
         }
+    }
+}
+
+/// The window (in eighths) of a search in `mode`: all scores, or around a draw for a
+/// win/loss/draw solve (whole-disc results below, at or above zero).
+fn full_window(mode: Option<SolveMode>) -> (i32, i32) {
+    match mode {
+        Some(SolveMode::WinLossDraw) => (-EIGHTHS_PER_DISC, EIGHTHS_PER_DISC),
+        _ => (-MAX_EIGHTHS, MAX_EIGHTHS),
     }
 }
 
@@ -383,7 +390,7 @@ fn make_report<E: Evaluator>(
         depth,
         selectivity: Selectivity(ctx.selectivity),
         solved: mode,
-        score,
+        score: Score::from_eighths(score),
         best,
         pv: principal_variation(ctx, board, best, depth),
         nodes: ctx.nodes,
@@ -457,7 +464,8 @@ fn no_move_report<E: Evaluator>(
 ) -> Report {
     let n = board.empty_count();
     let (score, solved, best, depth) = if board.is_game_over() {
-        (board.final_score(), Some(SolveMode::Exact), Move::Pass, 0)
+        let score = board.final_score() * EIGHTHS_PER_DISC;
+        (score, Some(SolveMode::Exact), Move::Pass, 0)
     } else {
         let after = board.pass();
         let solve = limits.solve.filter(|_| n <= limits.solve_empties);
@@ -466,10 +474,7 @@ fn no_move_report<E: Evaluator>(
         } else {
             limits.depth.min(n)
         };
-        let (lo, hi) = match solve {
-            Some(SolveMode::WinLossDraw) => (-1, 1),
-            _ => (-64, 64),
-        };
+        let (lo, hi) = full_window(solve);
         let v = -ctx.pvs_mid(after.player, after.opponent, -hi, -lo, depth);
         let solved = if depth >= n {
             solve.or(Some(SolveMode::Exact))
@@ -482,7 +487,7 @@ fn no_move_report<E: Evaluator>(
         depth,
         selectivity: Selectivity::NONE,
         solved,
-        score,
+        score: Score::from_eighths(score),
         best,
         pv: vec![best],
         nodes: ctx.nodes,

@@ -6,7 +6,7 @@ use super::context::Context;
 use super::tt::TranspositionTable;
 use crate::board::{Board, Square};
 use crate::eval::heuristic::Heuristic;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 use crate::rng::Rng;
 use std::sync::atomic::AtomicBool;
 
@@ -43,20 +43,20 @@ fn exact(b: &Board, mut alpha: i32, beta: i32) -> i32 {
     best
 }
 
-/// The value the search defines for `b` searched `depth` plies: exact once the depth reaches
-/// the last empty, the static evaluation at depth 0, and a pass costs no ply.
+/// The value (in eighths) the search defines for `b` searched `depth` plies: exact once the
+/// depth reaches the last empty, the static evaluation at depth 0, and a pass costs no ply.
 fn negamax(eval: &Heuristic, b: &Board, depth: u32) -> i32 {
     if depth >= b.empty_count() {
-        return exact(b, -64, 64);
+        return exact(b, -64, 64) * EIGHTHS_PER_DISC;
     }
     if depth == 0 {
-        return eval.evaluate(b);
+        return eval.eighths(b);
     }
     let kids = children(b);
     if kids.is_empty() {
         let passed = b.pass();
         if passed.legal_moves() == 0 {
-            return b.final_score();
+            return b.final_score() * EIGHTHS_PER_DISC;
         }
         return -negamax(eval, &passed, depth);
     }
@@ -112,44 +112,49 @@ impl Probe {
         }
     }
 
-    /// Principal-variation search of `b` to `depth` in (`alpha`, `beta`).
+    /// Principal-variation search of `b` to `depth` in (`alpha`, `beta`), in eighths.
     fn pv(&self, b: &Board, window: (i32, i32), depth: u32) -> i32 {
         let mut ctx = Context::new(&self.tt, &Heuristic, &self.stop);
         ctx.pvs_mid(b.player, b.opponent, window.0, window.1, depth)
     }
 
-    /// Null-window search of `b` to `depth` around `alpha`.
+    /// Null-window search of `b` to `depth` around `alpha`, in eighths.
     fn null_window(&self, b: &Board, alpha: i32, depth: u32) -> i32 {
         let mut ctx = Context::new(&self.tt, &Heuristic, &self.stop);
         ctx.nws(b.player, b.opponent, &(), alpha, depth)
     }
 
-    /// Null-window exact search of `b` around `alpha` in the endgame solver.
+    /// Null-window exact search of `b` around `alpha` in the endgame solver, in discs.
     fn null_window_end(&self, b: &Board, alpha: i32) -> i32 {
         let mut ctx = Context::new(&self.tt, &Heuristic, &self.stop);
         ctx.nws_end(b.player, b.opponent, alpha, b.empty_count())
     }
 }
 
-/// Windows around `t`: full, narrow around it, null windows on both sides and on it.
+/// Windows (in eighths) around `t`: full, narrow around it, null windows on both sides and
+/// on it, within a disc and further off.
 fn windows(t: i32) -> Vec<(i32, i32)> {
-    let c = |x: i32| x.clamp(-64, 64);
+    let c = |x: i32| x.clamp(-MAX_EIGHTHS, MAX_EIGHTHS);
     vec![
-        (-64, 64),
+        (-MAX_EIGHTHS, MAX_EIGHTHS),
         (c(t - 3), c(t + 3)),
         (c(t - 1), c(t)),
         (c(t), c(t + 1)),
-        (c(t - 5), c(t - 4)),
-        (c(t + 4), c(t + 5)),
+        (c(t - 8), c(t + 8)),
+        (c(t - 40), c(t - 32)),
+        (c(t + 32), c(t + 40)),
         (c(t + 2), c(t + 9)),
+        (c(t - 9), c(t - 2)),
     ]
 }
 
-/// `probe`'s searches of `b` to `depth` agree with its true value `t` in every window: the
-/// principal-variation search exactly in a full window, fail-soft in the others, the
-/// null-window search (and, for a solve, the endgame's) around each window's alpha.
+/// `probe`'s searches of `b` to `depth` agree with its true value `t` (eighths) in every
+/// window: the principal-variation search exactly in a full window, fail-soft in the others,
+/// the null-window search (and, for a solve, the endgame's in whole discs) around each
+/// window's alpha.
 fn check_windows(probe: &Probe, b: &Board, t: i32, depth: u32) {
-    assert_eq!(probe.pv(b, (-64, 64), depth), t, "depth {depth}\n{b}");
+    let full = (-MAX_EIGHTHS, MAX_EIGHTHS);
+    assert_eq!(probe.pv(b, full, depth), t, "depth {depth}\n{b}");
     let solve = depth >= b.empty_count();
     for w in windows(t).into_iter().filter(|w| w.0 < w.1) {
         assert_fail_soft(probe.pv(b, w, depth), t, w, "pvs", b);
@@ -157,7 +162,10 @@ fn check_windows(probe: &Probe, b: &Board, t: i32, depth: u32) {
         let v = probe.null_window(b, w.0, if solve { depth + 2 } else { depth });
         assert_fail_soft(v, t, null, "nws", b);
         if solve {
-            assert_fail_soft(probe.null_window_end(b, w.0), t, null, "nws_end", b);
+            let alpha = w.0.div_euclid(EIGHTHS_PER_DISC);
+            let v = probe.null_window_end(b, alpha);
+            let discs = t / EIGHTHS_PER_DISC;
+            assert_fail_soft(v, discs, (alpha, alpha + 1), "nws_end", b);
         }
     }
 }
@@ -171,7 +179,7 @@ fn exact_solves_match_negamax() {
     for n in 1..=14u32 {
         let count = if n <= 10 { 12 } else { 4 };
         for b in positions(100 + n as u64, n, count) {
-            let t = exact(&b, -64, 64);
+            let t = exact(&b, -64, 64) * EIGHTHS_PER_DISC;
             for probe in [&Probe::new(), &shared] {
                 check_windows(probe, &b, t, n);
             }

@@ -5,6 +5,7 @@
 
 use super::tt_memory::{TableMemory, ZeroedAtomics};
 use crate::board::Board;
+use crate::eval::MAX_EIGHTHS;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// The best move known for a position: a square, or none. One byte (64 for none), so that
@@ -67,7 +68,8 @@ impl MoveHint {
 }
 
 /// A search result to store: `score` from a search of `depth` plies at `selectivity` in the
-/// window (`alpha`, `beta`) that found `best` and visited `nodes` nodes.
+/// window (`alpha`, `beta`) that found `best` and visited `nodes` nodes. Scores and windows
+/// in eighths of a disc.
 #[derive(Clone, Copy, Debug)]
 pub struct Stored {
     pub depth: u8,
@@ -81,43 +83,53 @@ pub struct Stored {
 /// Selectivity level of a search without forward pruning.
 pub const NO_SELECTIVITY: u8 = 0;
 
-/// What a search stored for a position: the score lies in `lower..=upper` (discs, side to move).
+/// What a search stored for a position: the score lies in `lower..=upper` (eighths of a disc,
+/// side to move; the endgame stores whole discs times 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtData {
-    pub lower: i8,
-    pub upper: i8,
+    pub lower: i16,
+    pub upper: i16,
     pub best: MoveHint,
     /// Remaining depth searched; at least the number of empties means solved to the end.
     pub depth: u8,
     /// Multi-ProbCut level (0 = none, higher = more pruning; see `search::probcut`).
     pub selectivity: u8,
-    /// Search generation that wrote it.
+    /// Search generation that wrote it (its low [`AGE_BITS`] bits).
     pub age: u8,
     /// What the search cost: bits in its node count (0 for none), the replacement's measure.
     pub cost: u8,
 }
 
+/// Bits of the search generation kept in an entry (enough to tell the current one from the
+/// last few).
+pub const AGE_BITS: u32 = 5;
+
 impl TtData {
+    /// The entry's 64-bit word, low bits first: lower and upper bound (16 bits each), best
+    /// move (7: squares and none), depth (7), selectivity (3), age (5), a non-zero marker (an
+    /// all-zero word is an empty slot) and cost (7).
     fn pack(self) -> u64 {
-        (self.lower as u8 as u64)
-            | (self.upper as u8 as u64) << 8
-            | (self.best.0 as u64) << 16
-            | (self.depth as u64) << 24
-            | (self.selectivity as u64) << 32
-            | (self.age as u64) << 40
-            | 1 << 48 // non-zero marker: an all-zero word is an empty slot
-            | (self.cost as u64) << 56
+        debug_assert!(self.best.0 <= 64 && self.depth < 128 && self.selectivity < 8);
+        debug_assert!(self.age < 1 << AGE_BITS && self.cost < 128);
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.best.0 as u64) << 32
+            | (self.depth as u64) << 39
+            | (self.selectivity as u64) << 46
+            | (self.age as u64) << 49
+            | 1 << 54
+            | (self.cost as u64) << 55
     }
 
     fn unpack(w: u64) -> TtData {
         TtData {
-            lower: w as u8 as i8,
-            upper: (w >> 8) as u8 as i8,
-            best: MoveHint((w >> 16) as u8),
-            depth: (w >> 24) as u8,
-            selectivity: (w >> 32) as u8,
-            age: (w >> 40) as u8,
-            cost: (w >> 56) as u8,
+            lower: w as u16 as i16,
+            upper: (w >> 16) as u16 as i16,
+            best: MoveHint((w >> 32) as u8 & 0x7F),
+            depth: (w >> 39) as u8 & 0x7F,
+            selectivity: (w >> 46) as u8 & 0x7,
+            age: (w >> 49) as u8 & ((1 << AGE_BITS) - 1),
+            cost: (w >> 55) as u8 & 0x7F,
         }
     }
 
@@ -224,8 +236,9 @@ impl TranspositionTable {
         }
     }
 
+    /// The current generation as entries keep it (its low [`AGE_BITS`] bits).
     pub fn age(&self) -> u8 {
-        self.age.load(Relaxed)
+        self.age.load(Relaxed) & ((1 << AGE_BITS) - 1)
     }
 
     /// Empties the table.
@@ -286,9 +299,9 @@ impl TranspositionTable {
         } = result;
         self.mark_used();
         let fresh_bounds = if score <= alpha {
-            (-64, score)
+            (-MAX_EIGHTHS, score)
         } else if score >= beta {
-            (score, 64)
+            (score, MAX_EIGHTHS)
         } else {
             (score, score)
         };
@@ -346,8 +359,8 @@ impl TranspositionTable {
             return;
         }
         let data = TtData {
-            lower: lower as i8,
-            upper: upper as i8,
+            lower: lower as i16,
+            upper: upper as i16,
             best,
             depth,
             selectivity,
@@ -415,7 +428,7 @@ mod tests {
         let d = tt.probe(&b, h).unwrap();
         assert_eq!(
             (d.lower, d.upper, d.best, d.depth),
-            (4, 64, MoveHint::square(19), 6)
+            (4, MAX_EIGHTHS as i16, MoveHint::square(19), 6)
         );
         tt.store(&b, h, stored(6, 0, (7, 8), 7, 64, 100));
         let d = tt.probe(&b, h).unwrap();
@@ -427,6 +440,37 @@ mod tests {
         assert!(tt.probe(&b.pass(), b.pass().table_hash()).is_none());
         tt.clear();
         assert!(tt.probe(&b, h).is_none());
+    }
+
+    #[test]
+    fn every_field_survives_the_packed_word() {
+        let hints = [MoveHint::square(0), MoveHint::square(63), MoveHint::NONE];
+        for (lower, upper) in [(-MAX_EIGHTHS, MAX_EIGHTHS), (-1, 0), (37, 37), (-512, -505)] {
+            for best in hints {
+                for (depth, selectivity, age, cost) in
+                    [(0, 0, 0, 0), (127, 7, 31, 127), (60, 5, 17, 64)]
+                {
+                    let d = TtData {
+                        lower: lower as i16,
+                        upper: upper as i16,
+                        best,
+                        depth,
+                        selectivity,
+                        age,
+                        cost,
+                    };
+                    let w = d.pack();
+                    assert_ne!(w, 0);
+                    assert_eq!(TtData::unpack(w), d);
+                }
+            }
+        }
+        // The generation kept wraps within its bits.
+        let tt = TranspositionTable::new(1);
+        for _ in 0..(1 << AGE_BITS) + 3 {
+            tt.new_search();
+        }
+        assert_eq!(tt.age(), 3);
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl<E: Evaluator> Valuer for SearchValuer<E> {
         let exact = r.solved == Some(SolveMode::Exact);
         Some(Valuation {
             sq,
-            value: r.score,
+            value: r.score.discs(),
             depth: if exact { n as u8 } else { r.depth as u8 },
             exact,
         })

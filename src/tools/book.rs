@@ -793,7 +793,7 @@ pub fn quality_text<E: Evaluator + 'static>(
                     &stop,
                     &mut |_| {},
                 );
-                let diff = p.value - r.score;
+                let diff = p.value - r.score.discs();
                 n += 1;
                 total += diff.unsigned_abs() as i64;
                 let shown = if line.len() > 38 {

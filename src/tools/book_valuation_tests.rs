@@ -207,7 +207,7 @@ fn the_search_takes_book_values_within_three_plies_of_the_root() {
     let plain = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
     searcher.set_book(Some(book));
     let r = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
-    assert_eq!(r.score, expected);
+    assert_eq!(r.score, crate::search::Score::from_discs(expected));
     assert!(r.nodes < plain.nodes, "{} vs {}", r.nodes, plain.nodes);
 }
 

@@ -85,7 +85,7 @@ pub fn measure<E: Evaluator>(
                     tt.clear();
                     let mut search = FixedDepth::new(&tt, eval);
                     let deepest = max_depth.min(b.empty_count().saturating_sub(1));
-                    let values = (0..=deepest).map(|d| search.value(b, d)).collect();
+                    let values = (0..=deepest).map(|d| search.value(b, d).as_f64()).collect();
                     let sample = Sample {
                         empties: b.empty_count(),
                         values,

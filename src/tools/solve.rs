@@ -5,7 +5,7 @@
 use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::formats::ObfEntry;
-use crate::search::{Limits, Report, Searcher, Selectivity, SolveMode};
+use crate::search::{Limits, Report, Score, Searcher, Selectivity, SolveMode};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
@@ -61,8 +61,8 @@ pub struct SolveSummary {
 pub fn check(entry: &ObfEntry, report: &Report, mode: SolveMode) -> Option<bool> {
     let best = entry.best_score()?;
     let score_ok = match mode {
-        SolveMode::Exact => report.score == best,
-        SolveMode::WinLossDraw => report.score.signum() == best.signum(),
+        SolveMode::Exact => report.score == Score::from_discs(best),
+        SolveMode::WinLossDraw => report.score.discs().signum() == best.signum(),
     };
     let move_ok = if entry.moves.is_empty() {
         true

@@ -77,7 +77,7 @@ impl<E: Evaluator> Recorder<'_, E> {
         let value = if moves == 0 && b.pass().legal_moves() == 0 {
             b.final_score()
         } else if depth == 0 {
-            self.eval.evaluate(&b)
+            self.eval.discs(&b)
         } else if moves == 0 {
             let (child, v) = self.search(b.pass(), Some(Move::Pass), -beta, -alpha, depth - 1)?;
             self.tree.nodes[id].children.push(child);
@@ -252,7 +252,7 @@ mod tests {
                 return b.final_score();
             }
             if d == 0 {
-                return Heuristic.evaluate(&b);
+                return Heuristic.discs(&b);
             }
             if m == 0 {
                 return -negamax(b.pass(), d - 1);

@@ -31,9 +31,9 @@ pub fn evaluate_entries<E: Evaluator>(
         .map(|e| {
             let b = e.position.board;
             let value = if depth == 0 {
-                eval.evaluate(&b)
+                eval.discs(&b)
             } else {
-                FixedDepth::new(&tt, eval).value(&b, depth)
+                FixedDepth::new(&tt, eval).value(&b, depth).discs()
             };
             Evaluated {
                 empties: b.empty_count(),

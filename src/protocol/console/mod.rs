@@ -17,7 +17,7 @@ use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
 use crate::formats::{
     format_ggf, format_position, parse_ggf, Color, Game, GgfGame, PassPolicy, Position,
 };
-use crate::search::{Limits, Report};
+use crate::search::{Limits, Report, Score};
 
 /// The search depth before `depth N`.
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -347,10 +347,10 @@ impl Protocol for Console {
                     }
                     (Purpose::Tree, Outcome::Candidates(list)) => {
                         // The book's moves and the searched ones together, best first.
-                        let mut rows: Vec<(i32, String)> = job
+                        let mut rows: Vec<(Score, String)> = job
                             .book
                             .iter()
-                            .map(|m| (m.score, describe_book(m)))
+                            .map(|m| (Score::from_discs(m.score), describe_book(m)))
                             .collect();
                         rows.extend(list.iter().map(|c| {
                             let line = format!(
@@ -362,7 +362,7 @@ impl Protocol for Console {
                             (c.score, line)
                         }));
                         // Stable: the book's line first among equal scores.
-                        rows.sort_by_key(|r| -r.0);
+                        rows.sort_by_key(|r| std::cmp::Reverse(r.0));
                         let mut lines: Vec<String> = rows.into_iter().map(|r| r.1).collect();
                         let searched = list.len() + job.book.len();
                         if stopped && searched < self.game.legal_moves().len() {

@@ -16,7 +16,7 @@ use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::{Move, Square, Squares};
 use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
 use crate::formats::{Color, Game, IllegalReason, PassPolicy, Position};
-use crate::search::{Limits, Report, Selectivity, SolveMode, TimeControl};
+use crate::search::{Limits, Report, Score, Selectivity, SolveMode, TimeControl};
 use std::time::{Duration, Instant};
 
 /// The midgame depth of `genmove` without a clock, unless set otherwise.
@@ -472,7 +472,7 @@ fn book_report(m: &BookMove, board_empties: u32) -> Report {
         depth: if m.solved { board_empties } else { m.depth },
         selectivity: Selectivity::NONE,
         solved: m.solved.then_some(SolveMode::Exact),
-        score: m.score,
+        score: Score::from_discs(m.score),
         best: m.mv,
         pv: vec![m.mv],
         nodes: 0,
@@ -565,7 +565,7 @@ impl Protocol for Gtp {
                         // The last completed depth; depth 0 when stopped before the first.
                         let (best, score, depth) = match last {
                             Some(l) => (l.best, l.score, crate::tools::solve::depth_label(l)),
-                            None => (r.best, 0, "0".to_string()),
+                            None => (r.best, Score::default(), "0".to_string()),
                         };
                         let text = format!(
                             "best {} score {score:+} depth {depth}{}",

@@ -17,7 +17,7 @@ use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::Move;
 use crate::engine::{limits_for_depth, BookMove, Event, Outcome, ScoredRootMove, Task};
 use crate::formats::{Game, GgfGame, IllegalReason, MoveItem, MoveNote, Position};
-use crate::search::{Limits, Report, SolveMode};
+use crate::search::{Limits, Report, Score, SolveMode};
 
 /// The name sent with `set myname` (NBoard wants one alphanumeric token).
 pub const NAME: &str = "Wedge";
@@ -253,8 +253,8 @@ fn one_line(text: &str) -> String {
 }
 
 /// The eval field: discs from the mover's view, signed, two decimals.
-fn eval_text(score: i32) -> String {
-    format!("{:+.2}", score as f64)
+fn eval_text(score: Score) -> String {
+    format!("{:+.2}", score.as_f64())
 }
 
 /// The depth field: plies in the midgame, `100%` for an exact solve, `100%W` for win/loss/draw.
@@ -296,7 +296,7 @@ pub fn book_line(m: &BookMove) -> String {
     format!(
         "book {} {} {} {}",
         upper(m.mv),
-        eval_text(m.score),
+        eval_text(Score::from_discs(m.score)),
         m.games.min(i32::MAX as u64),
         depth_token(m.depth, solved)
     )
@@ -375,7 +375,7 @@ impl Protocol for Nboard {
                     let eval = if r.depth == 0 && r.solved.is_none() && !*book {
                         String::new()
                     } else {
-                        format!("{:.2}", r.score as f64)
+                        format!("{:.2}", r.score.as_f64())
                     };
                     ctx.out()
                         .line(&format!("=== {}/{eval}/{secs:.1}", upper(r.best)));

@@ -165,10 +165,10 @@ pub fn generate<E: Evaluator>(
             &stop,
             &mut |_| {},
         );
-        if report.score.abs() <= spec.max_abs_eval {
+        if report.score.discs().abs() <= spec.max_abs_eval {
             out.push(Opening {
                 game,
-                value: report.score,
+                value: report.score.discs(),
             });
             progress(out.len(), tries);
         }

@@ -150,7 +150,7 @@ impl SelfPlay {
                     position: board.to_string(),
                 });
             };
-            values.push(report.score.clamp(-64, 64) as i8);
+            values.push(report.score.discs().clamp(-64, 64) as i8);
             moves.push(report.best);
             board = next;
         }

@@ -95,7 +95,7 @@ fn selfplay_final_results_agree_with_independent_exact_solves() {
                         &never,
                         &mut |_| {},
                     );
-                    assert_eq!(r.score, i32::from(value), "game {n} ply {ply}");
+                    assert_eq!(r.score.discs(), i32::from(value), "game {n} ply {ply}");
                     assert!(board.empty_count() <= s.exact_empties || ply > g.exact_from);
                 } else {
                     assert!(board.empty_count() > s.exact_empties, "game {n} ply {ply}");
