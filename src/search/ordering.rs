@@ -321,8 +321,10 @@ pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
 /// From this depth on, moves are ordered by shallow searches of the children.
 pub const SORT_SEARCH_MIN_DEPTH: u32 = 4;
 
-/// Ordering score of one disc of a child's shallow-search value.
+/// Ordering score of one disc of a child's shallow-search value (searched in eighths).
 pub const ORDER_DISC: i32 = 256;
+const _: () = assert!(ORDER_DISC % EIGHTHS_PER_DISC == 0);
+
 /// Ordering score taken off per opponent reply after a move (corners twice): two discs.
 pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
 /// See [`ORDER_MOBILITY_WEIGHT`].

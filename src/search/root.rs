@@ -19,7 +19,8 @@ pub struct Report {
     pub selectivity: Selectivity,
     /// Set when the score is a solve to the end of the game.
     pub solved: Option<SolveMode>,
-    /// Disc difference for the side to move (in a win/loss/draw solve only its sign is exact).
+    /// Disc difference for the side to move, in eighths of a disc (a solve's is whole discs;
+    /// in a win/loss/draw solve only its sign is exact).
     pub score: Score,
     pub best: Move,
     pub pv: Vec<Move>,
