@@ -1074,8 +1074,9 @@ impl<E: Evaluator> Context<'_, E> {
             let (np, no) = c.child(player, opponent);
             let child = Board::new(np, no);
             if let Some(d) = self.tt.probe(&child, h) {
-                if d.is_usable(n as u8 - 1, self.selectivity) && -upper_discs(d.upper) > alpha {
-                    return Some(-upper_discs(d.upper));
+                let at_least = -upper_discs(d.upper);
+                if d.is_usable(n as u8 - 1, self.selectivity) && at_least > alpha {
+                    return Some(at_least);
                 }
             }
         }
