@@ -151,13 +151,9 @@ impl Deadline {
                 remaining,
                 increment,
             } => {
-                // Our moves still to play before the last 16 empties, which the solves play
-                // in next to no time (against NTest on a 15 s clock, the old count of all but
-                // the last 8 moves left a third of the clock unused).
-                let moves_left = ((empties as f64 - 16.0) / 2.0).max(2.0);
                 let reserve = remaining.mul_f64(0.05).min(Duration::from_secs(2));
                 let usable = remaining.saturating_sub(reserve);
-                let share = usable.div_f64(moves_left) + increment.mul_f64(0.8);
+                let share = usable.mul_f64(clock_share(empties)) + increment.mul_f64(0.8);
                 let hard = share.mul_f64(2.5).min(usable.mul_f64(0.4));
                 let soft = share.min(hard);
                 Deadline {
@@ -167,6 +163,42 @@ impl Deadline {
             }
         }
     }
+}
+
+/// Empties at or below which a clock's plan expects the exact solve to take next to nothing.
+const CLOCK_SOLVED: u32 = 20;
+/// Empties at or below which our moves come before the solve and weigh
+/// [`CLOCK_ENDGAME_WEIGHT`] in the clock's plan (above, 1): the moves that decide the game
+/// get the time.
+const CLOCK_ENDGAME: u32 = 32;
+/// See [`CLOCK_ENDGAME`].
+const CLOCK_ENDGAME_WEIGHT: f64 = 1.75;
+/// What the move at [`CLOCK_SOLVED`] empties or fewer weighs: all the moves from there on.
+const CLOCK_SOLVE_WEIGHT: f64 = 0.5;
+
+/// The weight of our move at `empties` empties in the clock's plan.
+fn clock_weight(empties: u32) -> f64 {
+    if empties <= CLOCK_SOLVED {
+        CLOCK_SOLVE_WEIGHT
+    } else if empties <= CLOCK_ENDGAME {
+        CLOCK_ENDGAME_WEIGHT
+    } else {
+        1.0
+    }
+}
+
+/// The share of the usable clock planned for our move at `empties` empties: its weight over
+/// the weights of our moves from here to the solve, the solve counted once (before session 46
+/// every move to the last 16 empties weighed the same, and clock games against NTest left a
+/// quarter of the clock unused while the moves at 24-32 empties got a third of NTest's time).
+fn clock_share(empties: u32) -> f64 {
+    let ahead: f64 = (CLOCK_SOLVED + 1..=empties)
+        .rev()
+        .step_by(2)
+        .map(clock_weight)
+        .sum::<f64>()
+        + CLOCK_SOLVE_WEIGHT;
+    clock_weight(empties) / ahead
 }
 
 #[cfg(test)]
@@ -195,6 +227,25 @@ mod tests {
         assert!(d.hard.unwrap() - start <= Duration::from_millis(50));
         let per_move = Deadline::plan(TimeControl::PerMove(Duration::from_secs(1)), 30, start);
         assert_eq!(per_move.hard.unwrap() - start, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn clock_plan_spends_the_clock_by_the_solve_and_most_before_it() {
+        // Our moves from the opening to the solve, each spending exactly its planned share:
+        // the clock is never overdrawn, and nearly all of it is spent by the solve.
+        let mut left = 1.0;
+        let mut spent = std::collections::BTreeMap::new();
+        for empties in (CLOCK_SOLVED..=58).rev().step_by(2) {
+            let used = left * clock_share(empties);
+            spent.insert(empties, used);
+            left -= used;
+            assert!(left >= 0.0, "{empties}: {left}");
+        }
+        assert!(left < 0.01, "{left}");
+        // Each move before the solve gets more than an opening move, and the solve less.
+        assert!(spent[&26] > 1.5 * spent[&56], "{spent:?}");
+        assert!(spent[&CLOCK_SOLVED] < spent[&26], "{spent:?}");
+        assert_eq!(clock_share(12), 1.0);
     }
 
     #[test]
