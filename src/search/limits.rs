@@ -188,9 +188,8 @@ fn clock_weight(empties: u32) -> f64 {
 }
 
 /// The share of the usable clock planned for our move at `empties` empties: its weight over
-/// the weights of our moves from here to the solve, the solve counted once (before session 46
-/// every move to the last 16 empties weighed the same, and clock games against NTest left a
-/// quarter of the clock unused while the moves at 24-32 empties got a third of NTest's time).
+/// the weights of our moves from here to the solve, the solve counted once (measured in
+/// `docs/tuning.md`, "Session 46").
 fn clock_share(empties: u32) -> f64 {
     let ahead: f64 = (CLOCK_SOLVED + 1..=empties)
         .rev()
@@ -232,7 +231,7 @@ mod tests {
     #[test]
     fn clock_plan_spends_the_clock_by_the_solve_and_most_before_it() {
         // Our moves from the opening to the solve, each spending exactly its planned share:
-        // the clock is never overdrawn, and nearly all of it is spent by the solve.
+        // the clock is never overdrawn, and the solve has what is left.
         let mut left = 1.0;
         let mut spent = std::collections::BTreeMap::new();
         for empties in (CLOCK_SOLVED..=58).rev().step_by(2) {
