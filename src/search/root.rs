@@ -113,6 +113,13 @@ pub fn iterate<E: Evaluator>(
                 break;
             }
             if timed && !budget.fits(&step, n, hard_deadline) {
+                tracing::debug!(
+                    "skip depth {} at {} % ({:?}): predicted {:.2} s",
+                    step.depth,
+                    Selectivity(step.selectivity).percent(),
+                    step.mode,
+                    budget.predicted_secs(&step, n).unwrap_or(0.0)
+                );
                 if to_end {
                     skip_passes = true;
                     continue;
@@ -136,7 +143,15 @@ pub fn iterate<E: Evaluator>(
             break;
         }
         reached_end |= to_end;
-        budget.finished(ctx.nodes - before);
+        budget.finished(&step, n, ctx.nodes - before);
+        tracing::debug!(
+            "depth {} at {} % ({:?}): {} nodes, {:.3} s",
+            step.depth,
+            Selectivity(step.selectivity).percent(),
+            step.mode,
+            ctx.nodes - before,
+            budget.last_secs.unwrap_or(0.0)
+        );
     }
     last.unwrap_or_else(|| {
         // Stopped before the first iteration finished: the best-ordered move, unscored.
@@ -230,8 +245,8 @@ fn schedule(limits: &Limits, n: u32) -> Vec<Step> {
 }
 
 /// The probable solves before a solve in timed play, least sure first (levels of
-/// [`Selectivity::PERCENT`]: 73 % and 95 %).
-const TIMED_SOLVE_PASSES: &[u8] = &[5, 3];
+/// [`Selectivity::PERCENT`]: 73, 87 and 95 %).
+const TIMED_SOLVE_PASSES: &[u8] = &[5, 4, 3];
 
 /// Predicts whether the next iteration ends before the hard deadline, from the time the
 /// finished ones took: an iteration that cannot finish is not started, and its time stays on
@@ -242,8 +257,11 @@ struct IterationBudget {
     /// Seconds of the last iteration and of the one before it.
     last_secs: Option<f64>,
     before_last_secs: Option<f64>,
-    /// Nodes per second of the last iteration.
+    /// Nodes per second of the last midgame iteration.
     rate: f64,
+    /// The last finished pass to the end: its nodes against the typical ones of its kind
+    /// (how hard this position is), and its nodes per second.
+    pass: Option<(f64, f64)>,
 }
 
 impl IterationBudget {
@@ -253,31 +271,39 @@ impl IterationBudget {
             last_secs: None,
             before_last_secs: None,
             rate: 0.0,
+            pass: None,
         }
     }
 
-    /// An iteration of `nodes` nodes just finished.
-    fn finished(&mut self, nodes: u64) {
+    /// `step` on a position with `n` empties just finished after `nodes` nodes.
+    fn finished(&mut self, step: &Step, n: u32, nodes: u64) {
         let now = Instant::now();
         let secs = (now - self.last_end).as_secs_f64();
         self.last_end = now;
-        self.record(secs, nodes);
+        self.record(step, n, secs, nodes);
     }
 
-    fn record(&mut self, secs: f64, nodes: u64) {
+    fn record(&mut self, step: &Step, n: u32, secs: f64, nodes: u64) {
         self.before_last_secs = self.last_secs;
         self.last_secs = Some(secs);
-        if secs > 1e-3 {
-            self.rate = nodes as f64 / secs;
+        if step.depth < n {
+            if secs > 1e-3 {
+                self.rate = nodes as f64 / secs;
+            }
+        } else if secs > 1e-3 {
+            let hardness = nodes as f64 / typical_pass_nodes(step, n);
+            self.pass = Some((hardness, nodes as f64 / secs));
         }
     }
 
-    /// True when `step` on a position with `n` empties is expected to end before `hard`.
+    /// True when `step` on a position with `n` empties is expected to end before `hard`
+    /// (a pass to the end with [`PASS_MARGIN`] to spare).
     fn fits(&self, step: &Step, n: u32, hard: Option<Instant>) -> bool {
         let (Some(hard), Some(predicted)) = (hard, self.predicted_secs(step, n)) else {
             return true;
         };
-        predicted <= hard.saturating_duration_since(Instant::now()).as_secs_f64()
+        let margin = if step.depth < n { 1.0 } else { PASS_MARGIN };
+        predicted * margin <= hard.saturating_duration_since(Instant::now()).as_secs_f64()
     }
 
     /// The expected seconds of `step` (none before the first iteration has finished).
@@ -290,27 +316,39 @@ impl IterationBudget {
                 .map_or(3.0, |b| (last / b.max(1e-4)).clamp(1.5, 6.0));
             last * growth
         } else {
-            // A pass to the end: its expected nodes at the measured speed.
-            let share = match (step.mode, step.selectivity) {
-                (Some(SolveMode::Exact), _) => 1.0,
-                (Some(SolveMode::WinLossDraw), _) => 0.5,
-                (None, 5) => 0.08,
-                (None, 4) => 0.12,
-                (None, _) => 0.25,
-            };
-            solve_nodes_estimate(n) * share / (ENDGAME_SPEEDUP * self.rate.max(1e6))
+            // A pass to the end: the typical nodes of its kind, scaled by how much harder
+            // than typical the last pass was, at the last pass's speed (before the first, the
+            // midgame's, faster by most endgame nodes needing no evaluation).
+            let (hardness, rate) = self
+                .pass
+                .unwrap_or((1.0, ENDGAME_SPEEDUP * self.rate.max(1e6)));
+            typical_pass_nodes(step, n) * hardness / rate
         })
     }
 }
+
+/// A pass to the end often costs twice or thrice its prediction (the position's hardness
+/// differs from one kind of pass to the next): it starts only when twice the prediction fits,
+/// since a pass cut short by the hard deadline is wasted.
+const PASS_MARGIN: f64 = 2.0;
 
 /// How many times faster than the midgame's the endgame's nodes go (most need no evaluation):
 /// `wedge bench` measures 25-45 M nodes/s in its solves and 8-12 M in its midgame searches.
 const ENDGAME_SPEEDUP: f64 = 3.0;
 
-/// Typical nodes of an exact solve with `n` empties from a game position, one thread: about
-/// 3.5 M at 20 empties (`wedge bench`'s solves) and 2.4 times as many per empty beyond.
-fn solve_nodes_estimate(n: u32) -> f64 {
-    3.5e6 * 2.4f64.powi(n as i32 - 20)
+/// Typical nodes, one thread, of a pass to the end from a game position with `n` empties,
+/// each pass after the ones before it in the timed schedule: at 24 empties and the growth
+/// per empty (geometric means on positions at 24-28 empties of 60 s games, `docs/tuning.md`,
+/// "Session 47"). The surer the pass, the faster it grows.
+fn typical_pass_nodes(step: &Step, n: u32) -> f64 {
+    let (at_24, growth): (f64, f64) = match (step.mode, step.selectivity) {
+        (Some(SolveMode::Exact), _) => (3.0e7, 2.4),
+        (Some(SolveMode::WinLossDraw), _) => (1.5e7, 2.4),
+        (None, 5) => (2.0e6, 1.3),
+        (None, 4) => (4.0e6, 1.5),
+        (None, _) => (1.0e7, 1.75),
+    };
+    at_24 * growth.powi(n as i32 - 24)
 }
 
 /// One iteration over the root moves (best of the previous iteration first). Returns the
@@ -560,6 +598,7 @@ mod tests {
         };
         let mut timed = midgame(1..=10, Selectivity::PLAY.0);
         timed.push(pass(24, None, 5));
+        timed.push(pass(24, None, 4));
         timed.push(pass(24, None, 3));
         timed.push(pass(24, Some(SolveMode::WinLossDraw), 0));
         timed.push(pass(24, Some(SolveMode::Exact), 0));
@@ -569,7 +608,7 @@ mod tests {
         // Capped by a depth: the midgame stops there, and the clock decides which passes to
         // the end are tried.
         let mut capped = midgame(1..=6, 4);
-        capped.extend_from_slice(&timed[10..14]);
+        capped.extend_from_slice(&timed[10..15]);
         let capped: Vec<Step> = capped
             .into_iter()
             .map(|s| {
@@ -584,24 +623,36 @@ mod tests {
     }
 
     #[test]
-    fn the_budget_predicts_midgame_growth_and_solves_from_the_speed() {
+    fn the_budget_predicts_midgame_growth_and_passes_from_the_last_pass() {
         let mut budget = IterationBudget::new(Instant::now());
-        let next = pass(30, None, 4);
         assert_eq!(budget.predicted_secs(&pass(5, None, 4), 30), None);
-        budget.record(0.1, 1_000_000);
+        budget.record(&pass(4, None, 4), 30, 0.1, 1_000_000);
         // One iteration known: a growth of 3.
         assert!((budget.predicted_secs(&pass(6, None, 4), 30).unwrap() - 0.3).abs() < 1e-9);
-        budget.record(0.4, 4_000_000);
+        budget.record(&pass(5, None, 4), 30, 0.4, 4_000_000);
         assert!((budget.predicted_secs(&pass(7, None, 4), 30).unwrap() - 1.6).abs() < 1e-9);
         // A growth beyond 6 is taken as 6.
-        budget.record(4.0, 40_000_000);
+        budget.record(&pass(6, None, 4), 30, 4.0, 40_000_000);
         assert!((budget.predicted_secs(&pass(8, None, 4), 30).unwrap() - 24.0).abs() < 1e-9);
-        // At 10 M nodes/s, a 73 % pass at 30 empties is 8 % of the estimated exact nodes.
-        let expected = solve_nodes_estimate(30) * 0.12 / (ENDGAME_SPEEDUP * 1e7);
-        assert!((budget.predicted_secs(&next, 30).unwrap() - expected).abs() < 1e-6);
-        let exact = budget
-            .predicted_secs(&pass(30, Some(SolveMode::Exact), 0), 30)
-            .unwrap();
-        assert!(exact > budget.predicted_secs(&next, 30).unwrap());
+        // Before any pass: the typical nodes at three times the midgame's 10 M nodes/s.
+        let first = pass(30, None, 5);
+        let expected = typical_pass_nodes(&first, 30) / (ENDGAME_SPEEDUP * 1e7);
+        assert!((budget.predicted_secs(&first, 30).unwrap() - expected).abs() < 1e-9);
+        // A first pass twice as costly as typical, at 40 M nodes/s: the next ones are
+        // expected twice their typical nodes at that speed.
+        let nodes = 2.0 * typical_pass_nodes(&first, 30);
+        budget.record(&first, 30, nodes / 4e7, nodes as u64);
+        let surer = pass(30, None, 3);
+        let expected = 2.0 * typical_pass_nodes(&surer, 30) / 4e7;
+        assert!((budget.predicted_secs(&surer, 30).unwrap() - expected).abs() < 1e-3);
+        // Surer passes cost more, and more so the more empties.
+        let ratio = |n| {
+            typical_pass_nodes(&pass(n, Some(SolveMode::Exact), 0), n)
+                / typical_pass_nodes(&pass(n, None, 5), n)
+        };
+        assert!(ratio(30) > ratio(24) && ratio(24) > 1.0);
+        assert!(
+            typical_pass_nodes(&pass(24, None, 4), 24) < typical_pass_nodes(&pass(24, None, 3), 24)
+        );
     }
 }
