@@ -84,7 +84,7 @@ pub fn iterate<E: Evaluator>(
     let schedule = schedule(limits, n);
     let solving = schedule
         .iter()
-        .any(|step| step.mode.is_some() || step.depth >= n);
+        .any(|step| step.mode.is_some() || step.reaches_end(n));
     // The midgame searches before a solve order with full windows (see `SORT_WINDOW`).
     ctx.ordering_window = if solving { 64 } else { SORT_WINDOW };
     ctx.tt_min_depth = if solving {
@@ -101,7 +101,7 @@ pub fn iterate<E: Evaluator>(
     let mut skip_passes = false;
     let mut reached_end = false;
     for step in schedule {
-        let to_end = step.depth >= n;
+        let to_end = step.reaches_end(n);
         if (to_end && skip_passes) || (!to_end && reached_end) {
             continue;
         }
@@ -134,8 +134,8 @@ pub fn iterate<E: Evaluator>(
         let Some(score) = score else {
             break;
         };
-        let mode = step.mode.or((step.depth >= n).then_some(SolveMode::Exact));
-        let mode = mode.filter(|_| step.selectivity == NO_SELECTIVITY || step.depth < n);
+        let mode = step.mode.or(to_end.then_some(SolveMode::Exact));
+        let mode = mode.filter(|_| step.selectivity == NO_SELECTIVITY || !to_end);
         let r = make_report(ctx, board, &roots, step.depth, mode, score, start);
         report(&r);
         last = Some(r);
@@ -168,6 +168,13 @@ struct Step {
     selectivity: u8,
 }
 
+impl Step {
+    /// Whether this step searches a position with `n` empties to the end of the game.
+    fn reaches_end(&self, n: u32) -> bool {
+        self.depth >= n
+    }
+}
+
 /// The iterations `limits` asks for on a position with `n` empties: midgame depths with the
 /// limits' selectivity, then, where the limits solve this position, the probable solves
 /// (selective passes at full depth, least sure first) and the solve itself. A solve of
@@ -197,7 +204,7 @@ fn schedule(limits: &Limits, n: u32) -> Vec<Step> {
             },
         })
         .collect();
-    if steps.last().is_some_and(|s| s.depth >= n) {
+    if steps.last().is_some_and(|s| s.reaches_end(n)) {
         return steps;
     }
     let Some(mode) = solve else {
@@ -286,13 +293,14 @@ impl IterationBudget {
     fn record(&mut self, step: &Step, n: u32, secs: f64, nodes: u64) {
         self.before_last_secs = self.last_secs;
         self.last_secs = Some(secs);
-        if step.depth < n {
-            if secs > 1e-3 {
-                self.rate = nodes as f64 / secs;
-            }
-        } else if secs > 1e-3 {
-            let hardness = nodes as f64 / typical_pass_nodes(step, n);
-            self.pass = Some((hardness, nodes as f64 / secs));
+        if secs <= 1e-3 {
+            return;
+        }
+        let rate = nodes as f64 / secs;
+        if step.reaches_end(n) {
+            self.pass = Some((nodes as f64 / typical_pass_nodes(step, n), rate));
+        } else {
+            self.rate = rate;
         }
     }
 
@@ -302,14 +310,18 @@ impl IterationBudget {
         let (Some(hard), Some(predicted)) = (hard, self.predicted_secs(step, n)) else {
             return true;
         };
-        let margin = if step.depth < n { 1.0 } else { PASS_MARGIN };
+        let margin = if step.reaches_end(n) {
+            PASS_MARGIN
+        } else {
+            1.0
+        };
         predicted * margin <= hard.saturating_duration_since(Instant::now()).as_secs_f64()
     }
 
     /// The expected seconds of `step` (none before the first iteration has finished).
     fn predicted_secs(&self, step: &Step, n: u32) -> Option<f64> {
         let last = self.last_secs?;
-        Some(if step.depth < n {
+        Some(if !step.reaches_end(n) {
             // The next midgame depth: the growth of the last one, kept within reason.
             let growth = self
                 .before_last_secs
