@@ -100,6 +100,7 @@ pub fn iterate<E: Evaluator>(
     // midgame iteration replaces its result.
     let mut skip_passes = false;
     let mut reached_end = false;
+    let mut stability = BestMoveStability::default();
     for step in schedule {
         let to_end = step.reaches_end(n);
         if (to_end && skip_passes) || (!to_end && reached_end) {
@@ -109,7 +110,8 @@ pub fn iterate<E: Evaluator>(
             if r.solved == Some(SolveMode::Exact) {
                 break;
             }
-            if soft_deadline.is_some_and(|d| Instant::now() >= d) {
+            let planned = soft_deadline.map(|d| d.saturating_duration_since(start));
+            if planned.is_some_and(|p| start.elapsed() >= p.mul_f64(stability.soft_scale())) {
                 break;
             }
             if timed && !budget.fits(&step, n, hard_deadline) {
@@ -137,6 +139,9 @@ pub fn iterate<E: Evaluator>(
         let mode = step.mode.or(to_end.then_some(SolveMode::Exact));
         let mode = mode.filter(|_| step.selectivity == NO_SELECTIVITY || !to_end);
         let r = make_report(ctx, board, &roots, step.depth, mode, score, start);
+        if !ctx.stopped {
+            stability.finished(r.best);
+        }
         report(&r);
         last = Some(r);
         if ctx.stopped {
@@ -157,6 +162,42 @@ pub fn iterate<E: Evaluator>(
         // Stopped before the first iteration finished: the best-ordered move, unscored.
         make_report(ctx, board, &roots, 0, None, 0, start)
     })
+}
+
+/// How long the best move has stayed the same over the finished iterations: on a clock, a
+/// move that just changed gets more of the planned time, and one that has held for several
+/// iterations less (the soft deadline scaled by [`BestMoveStability::soft_scale`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct BestMoveStability {
+    best: Option<Move>,
+    /// Finished iterations in a row that chose `best` (0 before the first).
+    held: u32,
+}
+
+/// The soft deadline's scale when the last iteration changed the best move.
+const CHANGED_SOFT_SCALE: f64 = 1.5;
+/// The soft deadline's scale once the best move has held for [`STABLE_ITERATIONS`].
+const STABLE_SOFT_SCALE: f64 = 0.6;
+const STABLE_ITERATIONS: u32 = 4;
+
+impl BestMoveStability {
+    fn finished(&mut self, best: Move) {
+        if self.best == Some(best) {
+            self.held += 1;
+        } else {
+            // The first iteration sets the move; a later one that changes it starts anew.
+            self.held = u32::from(self.best.is_none());
+            self.best = Some(best);
+        }
+    }
+
+    fn soft_scale(&self) -> f64 {
+        match self.held {
+            0 => CHANGED_SOFT_SCALE,
+            h if h >= STABLE_ITERATIONS => STABLE_SOFT_SCALE,
+            _ => 1.0,
+        }
+    }
 }
 
 /// One step of the iteration schedule: a search of the root to `depth` plies with a
@@ -632,6 +673,25 @@ mod tests {
             })
             .collect();
         assert_eq!(schedule(&Limits::timed(clock, 6), 40), capped);
+    }
+
+    #[test]
+    fn a_changed_best_move_gets_more_time_and_a_settled_one_less() {
+        let a = Move::Play(Square::from_index(19));
+        let b = Move::Play(Square::from_index(26));
+        let mut stability = BestMoveStability::default();
+        stability.finished(a);
+        assert_eq!(stability.soft_scale(), 1.0);
+        stability.finished(b);
+        assert_eq!(stability.soft_scale(), CHANGED_SOFT_SCALE);
+        for _ in 1..STABLE_ITERATIONS {
+            stability.finished(b);
+            assert_eq!(stability.soft_scale(), 1.0);
+        }
+        stability.finished(b);
+        assert_eq!(stability.soft_scale(), STABLE_SOFT_SCALE);
+        stability.finished(a);
+        assert_eq!(stability.soft_scale(), CHANGED_SOFT_SCALE);
     }
 
     #[test]
