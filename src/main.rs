@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use wedge::cli::{
-    bench, book, matches, openings, perft, play, probcut, queue, solve, tree, worker,
+    bench, book, eval, matches, openings, perft, play, probcut, queue, solve, tree, worker,
 };
 use wedge::cli::{CliError, Common};
 
@@ -36,7 +36,7 @@ enum Command {
     /// Train the pattern evaluation weights on game records.
     Train(wedge::train::TrainArgs),
     /// Evaluate the positions of an OBF file (static or to a depth) and report the errors.
-    Eval(wedge::train::EvalArgs),
+    Eval(eval::EvalArgs),
     /// Play the engine against itself and record every position's value and the exact final
     /// result for training (resumable), or print what a directory holds (`--stats DIR`).
     Selfplay(wedge::train::selfplay::SelfplayArgs),
@@ -95,7 +95,7 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
             args.threads = threads;
             Ok(wedge::train::run_train(&args)?)
         }
-        Some(Command::Eval(args)) => Ok(wedge::train::run_eval(&args, &common.builder())?),
+        Some(Command::Eval(args)) => eval::run(common, &args),
         Some(Command::Selfplay(mut args)) => {
             args.threads = threads;
             Ok(wedge::train::selfplay::run_selfplay(

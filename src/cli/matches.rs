@@ -87,7 +87,7 @@ fn per_engine<T: Clone>(
 }
 
 /// A positive number of seconds given as option `what`.
-fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
+pub(super) fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(value)
         .ok()
         .filter(|d| !d.is_zero())

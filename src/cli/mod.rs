@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod book;
 mod common;
+pub mod eval;
 pub mod matches;
 pub mod openings;
 pub mod perft;

@@ -1,10 +1,12 @@
 //! Command-line tools built on the library: perft, the benchmark workloads, suite solves,
-//! matches and the weights gate, the book commands, the ProbCut fit and the tree view.
+//! matches and the weights gate, the book commands, the ProbCut fit, the tree view and other
+//! engines' values for an OBF file.
 
 pub mod bench;
 pub mod book;
 #[cfg(test)]
 mod book_valuation_tests;
+pub mod engine_eval;
 pub mod gate;
 pub mod match_runner;
 pub mod perft;

@@ -1,9 +1,7 @@
-//! The `wedge train` and `wedge eval` entry points: their arguments (clap) and the pipelines
-//! that run them (read games, label with a cache, fit with checkpoints, write weights; or
-//! evaluate an OBF file).
+//! The `wedge train` entry point: its arguments (clap) and the pipeline that runs it (read
+//! games, label with a cache, fit with checkpoints, write weights).
 
 use super::dataset::{load_samples, save_samples, LabelledPosition};
-use super::evaluate::{evaluate_entries, format_error_table};
 use super::fit::{encode_all, fit, metrics, FitConfig, Model};
 use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
 use super::heldout::{make_heldout, to_obf_text};
@@ -11,11 +9,9 @@ use super::label::{label_games, LabelConfig};
 use super::progress::Progress;
 use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
 use super::TrainError;
-use crate::engine::EngineBuilder;
 use crate::eval::heuristic::Heuristic;
 use crate::eval::weights::write_atomic;
 use crate::eval::PatternEval;
-use crate::formats::parse_obf_file;
 use std::path::PathBuf;
 
 /// `wedge train`: fit the evaluation weights on game records.
@@ -116,51 +112,6 @@ impl TrainArgs {
         }
         Wrap::parse_from(["train"]).args
     }
-}
-
-/// `wedge eval`: evaluate the positions of an OBF file.
-#[derive(clap::Args, Clone, Debug)]
-pub struct EvalArgs {
-    /// The OBF file.
-    pub file: PathBuf,
-    /// Search depth (0 = static evaluation).
-    #[arg(long, default_value_t = 0)]
-    pub depth: u32,
-    /// Transposition table size for searches, MB.
-    #[arg(long, default_value_t = 64)]
-    pub hash_mb: usize,
-    /// Print only the error table, not every position.
-    #[arg(long)]
-    pub summary: bool,
-}
-
-/// Runs `wedge eval` with the evaluation `engine` names.
-pub fn run_eval(args: &EvalArgs, engine: &EngineBuilder) -> Result<(), TrainError> {
-    let eval = engine.evaluation().map_err(|e| e.to_string())?;
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
-    let entries = parse_obf_file(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
-    let start = std::time::Instant::now();
-    let results = evaluate_entries(&entries, &eval, args.depth, args.hash_mb);
-    let secs = start.elapsed().as_secs_f64();
-    if !args.summary {
-        println!("{:>5} {:>7} {:>6} {:>6}", "#", "empties", "eval", "exact");
-        for (i, r) in results.iter().enumerate() {
-            let exact = r.exact.map_or("-".to_string(), |x| format!("{x:+}"));
-            println!("{:>5} {:>7} {:>+6} {:>6}", i + 1, r.empties, r.value, exact);
-        }
-    }
-    println!(
-        "{} positions, {} evaluation at depth {}, {:.3} s",
-        results.len(),
-        if args.depth == 0 { "static" } else { "search" },
-        args.depth,
-        secs
-    );
-    if results.iter().any(|r| r.exact.is_some()) {
-        print!("{}", format_error_table(&results));
-    }
-    Ok(())
 }
 
 fn threads_of(args: &TrainArgs) -> usize {

@@ -19,7 +19,7 @@ pub mod progress;
 pub mod selfplay;
 pub mod selfplay_samples;
 
-pub use cli::{run_eval, run_train, EvalArgs, TrainArgs};
+pub use cli::{run_train, TrainArgs};
 
 /// Why training, evaluation or building a data set failed.
 #[derive(Debug, thiserror::Error)]
