@@ -32,11 +32,7 @@ pub struct EvalArgs {
 
 /// Evaluates every position of the file and prints the values and the error table.
 pub fn run(common: &Common, args: &EvalArgs) -> Result<(), CliError> {
-    let file = &args.file;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
-    let entries = crate::formats::parse_obf_file(&text)
-        .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+    let entries = super::read_obf_entries(&args.file)?;
     let start = std::time::Instant::now();
     let (results, source) = match &args.engine {
         Some(command) => {

@@ -83,6 +83,21 @@ impl From<&str> for CliError {
     }
 }
 
+/// The positions of an OBF file, refusing an unreadable file and a file with none.
+pub fn read_obf_entries(file: &std::path::Path) -> Result<Vec<crate::formats::ObfEntry>, CliError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+    let entries = crate::formats::parse_obf_file(&text)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+    if entries.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: no position in the file",
+            file.display()
+        )));
+    }
+    Ok(entries)
+}
+
 /// A board string, or else a transcript from the start position.
 pub fn parse_board_or_transcript(text: &str) -> Result<Board, CliError> {
     if let Ok(p) = crate::formats::parse_position(text) {

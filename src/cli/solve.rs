@@ -42,16 +42,7 @@ pub struct SolveArgs {
 /// Searches the chosen positions; fails when an answer differs from the file's.
 pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
     let file = &args.file;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
-    let entries = crate::formats::parse_obf_file(&text)
-        .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
-    if entries.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{}: no position in the file",
-            file.display()
-        )));
-    }
+    let entries = super::read_obf_entries(file)?;
     let (first, last) = parse_range(args.range.as_deref(), entries.len())?;
     let chosen = &entries[first - 1..last];
     let search = match (args.depth, args.wld) {
