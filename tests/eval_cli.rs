@@ -120,7 +120,7 @@ fn values_of_solved_positions_are_exact_ours_and_over_nboard() {
 }
 
 #[test]
-fn another_engines_values_are_read_with_fractions_and_a_left_out_zero() {
+fn another_engines_values_are_read_with_fractions_and_blanks_counted() {
     let entries = solved_positions();
     let file = write_obf("fake", &entries);
     let scores: Vec<f64> = entries
@@ -128,7 +128,11 @@ fn another_engines_values_are_read_with_fractions_and_a_left_out_zero() {
         .map(|e| f64::from(e.score.unwrap()))
         .collect();
     let n = scores.len() as f64;
-    for (answer, value) in [("=== D3/2.5/0.01", 2.5), ("=== D3//0.01", 0.0)] {
+    for (answer, value, blank) in [
+        ("=== D3/2.5/0.01", 2.5, false),
+        ("=== D3//0.01", 0.0, true),
+        ("=== D3", 0.0, true),
+    ] {
         let (ok, out) = eval(&file, &["--engine", &fake_nboard(answer), "--depth", "3"]);
         assert!(ok, "{answer}: {out}");
         let mae = scores.iter().map(|s| (value - s).abs()).sum::<f64>() / n;
@@ -137,6 +141,11 @@ fn another_engines_values_are_read_with_fractions_and_a_left_out_zero() {
         assert_eq!(count, entries.len(), "{out}");
         assert!((got_mae - mae).abs() < 0.0006, "{answer}: {out}");
         assert!((got_bias - bias).abs() < 0.0006, "{answer}: {out}");
+        assert_eq!(
+            out.contains("8 answers had a blank or no value, taken as 0"),
+            blank,
+            "{answer}: {out}"
+        );
         // One value for every position: no line to fit.
         assert!(!out.contains("after the rescaling"), "{out}");
     }
@@ -144,20 +153,57 @@ fn another_engines_values_are_read_with_fractions_and_a_left_out_zero() {
 }
 
 #[test]
-fn an_engine_without_values_or_a_depth_is_refused_by_name() {
+fn odd_answers_a_silent_engine_and_bad_arguments_are_refused_by_name() {
     let entries = solved_positions();
     let file = write_obf("refused", &entries);
-    let (ok, out) = eval(&file, &["--engine", &fake_nboard("=== D3"), "--depth", "3"]);
-    assert!(!ok);
-    assert!(
-        out.contains("position 1: the engine answered `=== D3` with no value"),
-        "{out}"
+    for (answer, said) in [
+        (
+            "=== D3/abc/1",
+            "position 1: the engine answered `=== D3/abc/1`, not `=== MOVE/VALUE`",
+        ),
+        (
+            "=== xx/3.5",
+            "position 1: the engine answered `=== xx/3.5`, not `=== MOVE/VALUE`",
+        ),
+    ] {
+        let (ok, out) = eval(&file, &["--engine", &fake_nboard(answer), "--depth", "3"]);
+        assert!(!ok, "{answer}: {out}");
+        assert!(out.contains(said), "{answer}: {out}");
+    }
+    // Answers `ping`, never moves.
+    let silent = "sh -c 'while read -r c a; do case \"$c\" in ping) echo \"pong $a\";; esac; done'";
+    let (ok, out) = eval(
+        &file,
+        &["--engine", silent, "--depth", "3", "--move-timeout", "0.5"],
     );
+    assert!(!ok);
+    assert!(out.contains("position 1: no answer within 0.5 s"), "{out}");
     let (ok, out) = eval(&file, &["--engine", &fake_nboard("=== D3/1/0")]);
     assert!(!ok);
     assert!(out.contains("--engine needs --depth N"), "{out}");
     let (ok, out) = eval(&file, &["--engine", "/nonexistent/engine", "--depth", "3"]);
-    let _ = std::fs::remove_file(&file);
     assert!(!ok);
     assert!(out.contains("/nonexistent/engine"), "{out}");
+    let (ok, out) = eval(
+        &file,
+        &[
+            "--engine",
+            &fake_nboard("=== D3/1/0"),
+            "--depth",
+            "3",
+            "--move-timeout",
+            "1e19",
+        ],
+    );
+    let _ = std::fs::remove_file(&file);
+    assert!(!ok);
+    assert!(
+        out.contains("--move-timeout must be a positive number of seconds"),
+        "{out}"
+    );
+    let empty = write_obf("empty", &[]);
+    let (ok, out) = eval(&empty, &[]);
+    let _ = std::fs::remove_file(&empty);
+    assert!(!ok);
+    assert!(out.contains("no position in the file"), "{out}");
 }

@@ -3,7 +3,7 @@
 
 use super::{CliError, Common};
 use crate::tools::engine_eval::{evaluate_with_engine, EngineEvalSettings};
-use crate::train::evaluate::{evaluate_entries, format_error_table};
+use crate::train::evaluate::{evaluate_entries, format_error_table, Evaluated};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -16,7 +16,7 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 0)]
     pub depth: u32,
     /// Transposition table size for searches, MB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, conflicts_with = "engine")]
     pub hash_mb: usize,
     /// Print only the error table, not every position.
     #[arg(long)]
@@ -46,8 +46,23 @@ pub fn run(common: &Common, args: &EvalArgs) -> Result<(), CliError> {
                 depth: args.depth,
                 timeout: super::matches::seconds(args.move_timeout, "--move-timeout")?,
             };
-            let results = evaluate_with_engine(&entries, &settings)
-                .map_err(|e| CliError::Usage(format!("--engine {command:?}: {e}")))?;
+            let positions: Vec<_> = entries.iter().map(|e| e.position).collect();
+            let answers = evaluate_with_engine(&positions, &settings)?;
+            if answers.blank > 0 {
+                println!(
+                    "{} answers had a blank or no value, taken as 0 (NTest leaves out a zero)",
+                    answers.blank
+                );
+            }
+            let results = entries
+                .iter()
+                .zip(answers.values)
+                .map(|(e, value)| Evaluated {
+                    empties: e.position.board.empty_count(),
+                    value,
+                    exact: e.best_score(),
+                })
+                .collect();
             (results, "the engine's value")
         }
         None => {

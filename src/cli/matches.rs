@@ -86,14 +86,17 @@ fn per_engine<T: Clone>(
     }
 }
 
-/// A positive number of seconds given as option `what`.
+/// The most seconds an option may give: deadlines are `now + seconds`, which must not overflow.
+const MAX_SECONDS: f64 = 1e6;
+
+/// A positive number of seconds, at most [`MAX_SECONDS`], given as option `what`.
 pub(super) fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(value)
         .ok()
-        .filter(|d| !d.is_zero())
+        .filter(|d| !d.is_zero() && value <= MAX_SECONDS)
         .ok_or_else(|| {
             CliError::Usage(format!(
-                "{what} must be a positive number of seconds, got {value}"
+                "{what} must be a positive number of seconds up to {MAX_SECONDS}, got {value}"
             ))
         })
 }

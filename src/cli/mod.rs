@@ -54,6 +54,8 @@ pub enum CliError {
     Tree(#[from] crate::tools::tree::TreeTooLarge),
     #[error(transparent)]
     Protocol(#[from] crate::tools::match_runner::player::UnknownProtocol),
+    #[error("--engine: {0}")]
+    EngineEval(#[from] crate::tools::engine_eval::EngineEvalError),
     /// An I/O failure the library reports as it is.
     #[error(transparent)]
     Io(#[from] std::io::Error),

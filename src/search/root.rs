@@ -164,13 +164,15 @@ pub fn iterate<E: Evaluator>(
     })
 }
 
-/// How long the best move has stayed the same over the finished iterations: on a clock, a
-/// move that just changed gets more of the planned time, and one that has held for several
-/// iterations less (the soft deadline scaled by [`BestMoveStability::soft_scale`]).
+/// How long the best move has stayed the same over the finished iterations: on a clock (or a
+/// time per move), a move that just changed gets more of the planned time, and one that has
+/// held for several iterations less (the soft deadline scaled by
+/// [`BestMoveStability::soft_scale`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct BestMoveStability {
     best: Option<Move>,
-    /// Finished iterations in a row that chose `best` (0 before the first).
+    /// Finished iterations in a row that confirmed `best`: the first iteration's choice counts
+    /// one, a change restarts at 0 (so a changed move needs one confirmation more to settle).
     held: u32,
 }
 

@@ -3,8 +3,7 @@
 
 use super::match_runner::engine::{EngineError, StartError};
 use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl, Player};
-use crate::formats::{Game, GgfGame, ObfEntry};
-use crate::train::evaluate::Evaluated;
+use crate::formats::{parse_move_item, Game, GgfGame, MoveItemError, Position};
 use std::time::{Duration, Instant};
 
 /// Why another engine's values could not be had.
@@ -17,8 +16,14 @@ pub enum EngineEvalError {
         position: usize,
         source: EngineError,
     },
-    #[error("position {position}: the engine answered `=== {answer}` with no value (NBoard `=== MOVE/VALUE`)")]
-    NoValue { position: usize, answer: String },
+    #[error(
+        "position {position}: the engine answered `=== {answer}`, not `=== MOVE/VALUE`: {reason}"
+    )]
+    BadAnswer {
+        position: usize,
+        answer: String,
+        reason: MoveItemError,
+    },
 }
 
 /// How the engine is asked.
@@ -32,12 +37,21 @@ pub struct EngineEvalSettings {
     pub timeout: Duration,
 }
 
-/// The value the engine gives each entry's position (its answer's `=== MOVE/VALUE`, discs for
-/// the side to move), one position at a time.
+/// The engine's values, one per position, in discs for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineValues {
+    pub values: Vec<f64>,
+    /// Answers with a blank or no value, taken as 0: NTest leaves out a value of zero
+    /// (`=== H4//1.00`), but other engines leave it blank when they have none.
+    pub blank: usize,
+}
+
+/// Asks the engine for each position's value (its answer's `=== MOVE/VALUE`), one at a time.
+/// A finished game is scored by its discs without asking.
 pub fn evaluate_with_engine(
-    entries: &[ObfEntry],
+    positions: &[Position],
     settings: &EngineEvalSettings,
-) -> Result<Vec<Evaluated>, EngineEvalError> {
+) -> Result<EngineValues, EngineEvalError> {
     let spec = EngineSpec {
         command: settings.command.clone(),
         protocol: EngineProtocol::Nboard,
@@ -45,32 +59,29 @@ pub fn evaluate_with_engine(
         name: None,
     };
     let mut player = Player::start(&spec, settings.timeout)?;
-    let mut results = Vec::with_capacity(entries.len());
-    for (i, entry) in entries.iter().enumerate() {
+    let mut out = EngineValues {
+        values: Vec::with_capacity(positions.len()),
+        blank: 0,
+    };
+    for (i, &pos) in positions.iter().enumerate() {
         let position = i + 1;
-        let record = GgfGame::from_game(Game::new(entry.position));
+        if pos.board.is_game_over() {
+            out.values.push(f64::from(pos.board.final_score()));
+            continue;
+        }
+        let record = GgfGame::from_game(Game::new(pos));
         let deadline = Instant::now() + settings.timeout;
         let answer = player
             .think(&record, &MatchTimeControl::Depth, None, deadline)
             .map_err(|source| EngineEvalError::Engine { position, source })?;
-        // NBoard leaves out a zero value (`=== H4//1.00`); an answer with no value field at
-        // all says nothing.
-        let value = match answer.eval {
-            Some(v) => v,
-            None if answer.text.contains('/') => 0.0,
-            None => {
-                return Err(EngineEvalError::NoValue {
-                    position,
-                    answer: answer.text,
-                })
-            }
-        };
-        results.push(Evaluated {
-            empties: entry.position.board.empty_count(),
-            value,
-            exact: entry.best_score(),
-        });
+        let item = parse_move_item(&answer.text).map_err(|reason| EngineEvalError::BadAnswer {
+            position,
+            answer: answer.text.clone(),
+            reason,
+        })?;
+        out.blank += usize::from(item.note.eval.is_none());
+        out.values.push(item.note.eval.unwrap_or(0.0));
     }
     player.quit();
-    Ok(results)
+    Ok(out)
 }

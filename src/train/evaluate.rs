@@ -103,13 +103,16 @@ pub fn rescaled_error(results: &[Evaluated]) -> Option<Rescaled> {
     let n = pairs.len() as f64;
     let mean_v = pairs.iter().map(|p| p.0).sum::<f64>() / n;
     let mean_s = pairs.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxx: f64 = pairs.iter().map(|p| (p.0 - mean_v).powi(2)).sum();
-    if sxx <= 0.0 {
+    if pairs.iter().all(|p| p.0 == pairs[0].0) {
         return None;
     }
+    let sxx: f64 = pairs.iter().map(|p| (p.0 - mean_v).powi(2)).sum();
     let sxy: f64 = pairs.iter().map(|p| (p.0 - mean_v) * (p.1 - mean_s)).sum();
     let slope = sxy / sxx;
     let offset = mean_s - slope * mean_v;
+    if !(slope.is_finite() && offset.is_finite()) {
+        return None;
+    }
     let mae = pairs
         .iter()
         .map(|&(v, s)| (slope * v + offset - s).abs())
@@ -187,8 +190,10 @@ mod tests {
         assert!((fit.slope - 0.5).abs() < 1e-9, "{fit:?}");
         assert!((fit.offset + 0.5).abs() < 1e-9, "{fit:?}");
         assert!(fit.mae < 1e-9, "{fit:?}");
-        // One distinct value: no line.
-        let flat: Vec<Evaluated> = r.iter().map(|e| Evaluated { value: 1.0, ..*e }).collect();
-        assert_eq!(rescaled_error(&flat), None);
+        // One distinct value (one that floats hold inexactly as well): no line.
+        for v in [1.0, 0.1] {
+            let flat: Vec<Evaluated> = r.iter().map(|e| Evaluated { value: v, ..*e }).collect();
+            assert_eq!(rescaled_error(&flat), None);
+        }
     }
 }

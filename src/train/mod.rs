@@ -1,11 +1,11 @@
 //! The trainer: game records in (WTHOR, GGF, transcripts), labelled positions (exact solves
 //! near the end, theoretical scores or results before), a regularised least-squares fit of the
 //! pattern weights by multi-threaded Adam with per-epoch checkpoints, and the weights file out;
-//! plus `wedge eval` (evaluation error on an OBF file), the held-out test set and self-play
-//! data (`selfplay`).
+//! plus the evaluation error on an OBF file (`evaluate`, for `wedge eval`), the held-out test
+//! set and self-play data (`selfplay`).
 //!
-//! Entry points for the command line: [`TrainArgs`] / [`run_train`], [`EvalArgs`] /
-//! [`run_eval`] and [`selfplay::SelfplayArgs`] / [`selfplay::run_selfplay`].
+//! Entry points for the command line: [`TrainArgs`] / [`run_train`] and
+//! [`selfplay::SelfplayArgs`] / [`selfplay::run_selfplay`].
 
 pub mod checkpoint;
 pub mod cli;
