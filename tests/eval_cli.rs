@@ -6,6 +6,10 @@ use std::process::Command;
 use wedge::board::Board;
 use wedge::formats::{format_obf_line, parse_obf_file, ObfEntry, Position};
 
+#[path = "common/fake_engines.rs"]
+mod fake_engines;
+use fake_engines::fake_nboard;
+
 const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
 
 /// The exact final disc difference for the side to move, by plain negamax.
@@ -91,10 +95,8 @@ fn all_line(output: &str) -> (usize, f64, f64) {
 }
 
 /// An NBoard engine that answers every `go` with `answer`.
-fn fake_nboard(answer: &str) -> String {
-    format!(
-        "sh -c 'while read -r c a; do case \"$c\" in ping) echo \"pong $a\";; go) echo \"{answer}\";; esac; done'"
-    )
+fn answering(answer: &str) -> String {
+    fake_nboard(&format!("echo \"{answer}\""))
 }
 
 #[test]
@@ -133,7 +135,7 @@ fn another_engines_values_are_read_with_fractions_and_blanks_counted() {
         ("=== D3//0.01", 0.0, true),
         ("=== D3", 0.0, true),
     ] {
-        let (ok, out) = eval(&file, &["--engine", &fake_nboard(answer), "--depth", "3"]);
+        let (ok, out) = eval(&file, &["--engine", &answering(answer), "--depth", "3"]);
         assert!(ok, "{answer}: {out}");
         let mae = scores.iter().map(|s| (value - s).abs()).sum::<f64>() / n;
         let bias = scores.iter().map(|s| value - s).sum::<f64>() / n;
@@ -166,7 +168,7 @@ fn odd_answers_a_silent_engine_and_bad_arguments_are_refused_by_name() {
             "position 1: the engine answered `=== xx/3.5`, not `=== MOVE/VALUE`",
         ),
     ] {
-        let (ok, out) = eval(&file, &["--engine", &fake_nboard(answer), "--depth", "3"]);
+        let (ok, out) = eval(&file, &["--engine", &answering(answer), "--depth", "3"]);
         assert!(!ok, "{answer}: {out}");
         assert!(out.contains(said), "{answer}: {out}");
     }
@@ -178,7 +180,7 @@ fn odd_answers_a_silent_engine_and_bad_arguments_are_refused_by_name() {
     );
     assert!(!ok);
     assert!(out.contains("position 1: no answer within 0.5 s"), "{out}");
-    let (ok, out) = eval(&file, &["--engine", &fake_nboard("=== D3/1/0")]);
+    let (ok, out) = eval(&file, &["--engine", &answering("=== D3/1/0")]);
     assert!(!ok);
     assert!(out.contains("--engine needs --depth N"), "{out}");
     let (ok, out) = eval(&file, &["--engine", "/nonexistent/engine", "--depth", "3"]);
@@ -188,7 +190,7 @@ fn odd_answers_a_silent_engine_and_bad_arguments_are_refused_by_name() {
         &file,
         &[
             "--engine",
-            &fake_nboard("=== D3/1/0"),
+            &answering("=== D3/1/0"),
             "--depth",
             "3",
             "--move-timeout",

@@ -5,6 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use wedge::formats::{parse_ggf_games, GgfGame};
 
+#[path = "common/fake_engines.rs"]
+mod fake_engines;
+use fake_engines::fake_nboard;
+
 const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -46,13 +50,6 @@ fn run_match(name: &str, args: &[&str]) -> (bool, String, Vec<GgfGame>) {
 
 fn wedge(protocol: &str) -> String {
     format!("{WEDGE} --hash 8 {protocol}")
-}
-
-/// NBoard engine that answers pings, then does `on_go` (shell) when asked to move.
-fn fake_nboard(on_go: &str) -> String {
-    format!(
-        "sh -c 'while read -r c a; do case \"$c\" in ping) echo \"pong $a\";; go) {on_go};; esac; done'"
-    )
 }
 
 /// GTP engine that answers every command with success, and `genmove` with `reply` (shell).

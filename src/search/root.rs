@@ -101,6 +101,8 @@ pub fn iterate<E: Evaluator>(
     let mut skip_passes = false;
     let mut reached_end = false;
     let mut stability = BestMoveStability::default();
+    // The soft deadline as a time from the start, which the stability scales.
+    let planned = soft_deadline.map(|d| d.saturating_duration_since(start));
     for step in schedule {
         let to_end = step.reaches_end(n);
         if (to_end && skip_passes) || (!to_end && reached_end) {
@@ -110,7 +112,6 @@ pub fn iterate<E: Evaluator>(
             if r.solved == Some(SolveMode::Exact) {
                 break;
             }
-            let planned = soft_deadline.map(|d| d.saturating_duration_since(start));
             if planned.is_some_and(|p| start.elapsed() >= p.mul_f64(stability.soft_scale())) {
                 break;
             }
