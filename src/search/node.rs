@@ -537,6 +537,19 @@ pub fn principal_variation_rule<X>(
     }
 }
 
+/// The selectivity to store a result with: a search to the end of the game below
+/// [`END_PROBCUT_MIN`] empties prunes nothing, so it is exact whatever the pass that ran it
+/// (and the exact pass after a selective one reuses its bounds); others keep the search's.
+#[inline(always)]
+fn stored_selectivity(selectivity: u8, depth: u32, board: &Board) -> u8 {
+    let n = board.empty_count();
+    if depth >= n && n < END_PROBCUT_MIN {
+        NO_SELECTIVITY
+    } else {
+        selectivity
+    }
+}
+
 /// The least whole disc count at or above a table lower bound in eighths.
 #[inline(always)]
 fn lower_discs(eighths: i16) -> i32 {
@@ -795,7 +808,7 @@ impl<E: Evaluator> Context<'_, E> {
                     let to_eighths = EIGHTHS_PER_DISC / P::DISC;
                     let result = Stored {
                         depth: depth as u8,
-                        selectivity: ctx.selectivity,
+                        selectivity: stored_selectivity(ctx.selectivity, depth, &board),
                         window: (alpha * to_eighths, beta * to_eighths),
                         score: score * to_eighths,
                         best,

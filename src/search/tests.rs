@@ -206,3 +206,32 @@ fn midgame_searches_match_negamax() {
         }
     }
 }
+
+/// An exact solve after selective ones in the same table (as a solve's passes run) agrees
+/// with a solve in a fresh table: the selective passes' results count as exact only below
+/// Multi-ProbCut's reach.
+#[test]
+fn exact_solves_after_selective_passes_in_one_table() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/heuristic.probcut");
+    let model = super::probcut::ProbCutModel::load(std::path::Path::new(path)).expect("model");
+    let full = (-MAX_EIGHTHS, MAX_EIGHTHS);
+    for n in [15u32, 16, 17] {
+        for b in positions(300 + n as u64, n, 3) {
+            let t = Probe::new().pv(&b, full, n);
+            let shared = Probe::new();
+            for selectivity in [5u8, 3] {
+                let mut ctx =
+                    Context::new(&shared.tt, &Heuristic, &shared.stop).with_probcut(&model);
+                ctx.selectivity = selectivity;
+                ctx.pvs_mid(b.player, b.opponent, full.0, full.1, n);
+            }
+            assert_eq!(shared.pv(&b, full, n), t, "{n} empties\n{b}");
+            for w in windows(t).into_iter().filter(|w| w.0 < w.1) {
+                let alpha = w.0.div_euclid(EIGHTHS_PER_DISC);
+                let v = shared.null_window_end(&b, alpha);
+                let discs = t / EIGHTHS_PER_DISC;
+                assert_fail_soft(v, discs, (alpha, alpha + 1), "nws_end", &b);
+            }
+        }
+    }
+}
