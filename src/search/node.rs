@@ -47,7 +47,7 @@ pub const END_POTENTIAL_MIN: u32 = END_TT_MIN;
 pub const SPLIT_MIN: u32 = 14;
 
 /// At least this many empties: a selective solve tries Multi-ProbCut (depth = empties).
-pub const END_PROBCUT_MIN: u32 = 14;
+pub const END_PROBCUT_MIN: u32 = 15;
 // The endgame cache keeps every result below the shared table as exact: no node there may
 // be cut by ProbCut.
 const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
