@@ -239,6 +239,10 @@ trait Phase<E: Evaluator> {
     /// The depth to store the node's result with in the shared table, or `None` to keep it
     /// in the thread's endgame cache.
     fn table_depth(&self) -> Option<u32>;
+    /// True when the node is searched to the end of the game below [`END_PROBCUT_MIN`]
+    /// empties, where no pass prunes: its result is stored as exact whatever the pass that ran
+    /// it, so that the exact pass after a selective one reuses its bounds.
+    fn exact_below_probcut(&self, board: &Board) -> bool;
 }
 
 /// A node searched `depth` plies with its evaluation state: less than its empties, or (in a
@@ -360,6 +364,11 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     #[inline(always)]
     fn table_depth(&self) -> Option<u32> {
         Some(self.depth)
+    }
+
+    #[inline(always)]
+    fn exact_below_probcut(&self, board: &Board) -> bool {
+        self.exact(board) && board.empty_count() < END_PROBCUT_MIN
     }
 }
 
@@ -513,6 +522,11 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     fn table_depth(&self) -> Option<u32> {
         (self.n >= END_TT_MIN).then_some(self.n)
     }
+
+    #[inline(always)]
+    fn exact_below_probcut(&self, _: &Board) -> bool {
+        self.n < END_PROBCUT_MIN
+    }
 }
 
 /// The principal-variation rule for the `index`-th move of a node searched within (`alpha`,
@@ -534,19 +548,6 @@ pub fn principal_variation_rule<X>(
         search((v, beta), false)
     } else {
         Ok(v)
-    }
-}
-
-/// The selectivity to store a result with: a search to the end of the game below
-/// [`END_PROBCUT_MIN`] empties prunes nothing, so it is exact whatever the pass that ran it
-/// (and the exact pass after a selective one reuses its bounds); others keep the search's.
-#[inline(always)]
-fn stored_selectivity(selectivity: u8, depth: u32, board: &Board) -> u8 {
-    let n = board.empty_count();
-    if depth >= n && n < END_PROBCUT_MIN {
-        NO_SELECTIVITY
-    } else {
-        selectivity
     }
 }
 
@@ -799,6 +800,7 @@ impl<E: Evaluator> Context<'_, E> {
         // Stores the result with the search's selectivity and the nodes it took, in the table
         // (in eighths) or the thread's cache; nothing once stopped.
         let table_depth = phase.table_depth();
+        let exact = phase.exact_below_probcut(&board);
         let store = |ctx: &mut Self, score: i32, best: MoveHint| {
             if ctx.stopped {
                 return;
@@ -808,7 +810,11 @@ impl<E: Evaluator> Context<'_, E> {
                     let to_eighths = EIGHTHS_PER_DISC / P::DISC;
                     let result = Stored {
                         depth: depth as u8,
-                        selectivity: stored_selectivity(ctx.selectivity, depth, &board),
+                        selectivity: if exact {
+                            NO_SELECTIVITY
+                        } else {
+                            ctx.selectivity
+                        },
                         window: (alpha * to_eighths, beta * to_eighths),
                         score: score * to_eighths,
                         best,

@@ -214,7 +214,9 @@ fn midgame_searches_match_negamax() {
 #[test]
 fn exact_solves_after_selective_passes_in_one_table() {
     let pairs: String = (15..=19)
-        .flat_map(|deep| (0..4).map(move |stage| format!("pair {deep} 1 {stage} 1 0 0.01 100\n")))
+        .flat_map(|deep| {
+            (0..super::probcut::STAGES).map(move |st| format!("pair {deep} 1 {st} 1 0 0.01 100\n"))
+        })
         .collect();
     let text = format!("wedge-probcut 1\nevaluation heuristic\n{pairs}");
     let model = super::probcut::ProbCutModel::parse(&text, "reckless").expect("model");
