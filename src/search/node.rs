@@ -1,10 +1,11 @@
 //! The node search: one function ([`Context::search_node`]) generic over the node's kind
 //! ([`Root`], [`Pv`]: an exact value inside a window, [`Scout`]: a null window) and its phase:
 //! the [`Midgame`] to a depth (static evaluation at the horizon, ordering searches,
-//! Multi-ProbCut; principal-variation nodes of a solve reach the end of the game here) and the
-//! [`Endgame`] above [`SHALLOW_MAX`] empties (exact, the shared table or the thread's cache,
-//! stability and enhanced transposition cut-offs, fastest-first ordering, split points for idle
-//! helpers). Every node has the same steps: its entry ([`Context::enter`]: count, stop, moves,
+//! Multi-ProbCut, split points for idle helpers from [`MID_SPLIT_MIN`] plies;
+//! principal-variation nodes of a solve reach the end of the game here) and the [`Endgame`]
+//! above [`SHALLOW_MAX`] empties (exact, the shared table or the thread's cache, stability and
+//! enhanced transposition cut-offs, fastest-first ordering, split points from [`SPLIT_MIN`]
+//! empties). Every node has the same steps: its entry ([`Context::enter`]: count, stop, moves,
 //! pass), what the table knows, the phase's cut-offs, the table move, the others ordered, the
 //! result stored; the kind decides which apply. Below, the last-empties solvers
 //! ([`super::last_moves`]). Scores are fail-soft disc differences for the side to move: in
@@ -21,7 +22,7 @@ use super::ordering::{
     sort_depth_for, sort_window, Candidate, MoveList, END_EVAL_ORDER_MIN, END_SORT_ABOVE,
     END_SORT_BELOW, END_SORT_SEARCH_MIN, EVAL_ORDER_WEIGHT, MAX_MOVES, SORT_SEARCH_MIN_DEPTH,
 };
-use super::parallel::{SplitNode, SplitPoint, SplitPool, Waiting};
+use super::parallel::{SplitDepth, SplitNode, SplitPoint, SplitPool, Waiting};
 use super::probcut::{self, ProbCutModel};
 use super::stability::stability_cut;
 use super::tt::{MoveHint, Stored, TranspositionTable, NO_SELECTIVITY};
@@ -45,6 +46,10 @@ pub const END_POTENTIAL_MIN: u32 = END_TT_MIN;
 
 /// At least this many empties: the moves after the first may be shared with idle threads.
 pub const SPLIT_MIN: u32 = 14;
+
+/// At least this many plies: a midgame null-window node's moves after the first may be
+/// shared with idle threads.
+pub const MID_SPLIT_MIN: u32 = 5;
 
 /// At least this many empties: a selective solve tries Multi-ProbCut (depth = empties).
 pub const END_PROBCUT_MIN: u32 = 15;
@@ -234,8 +239,9 @@ trait Phase<E: Evaluator> {
         tt_move: MoveHint,
         moves: u64,
     );
-    /// The node's empties, when the moves after the first may be shared with idle helpers.
-    fn split_empties(&self) -> Option<u32>;
+    /// How far the moves after the first are searched, when they may be shared with idle
+    /// helpers (at null-window nodes).
+    fn split_depth(&self) -> Option<SplitDepth>;
     /// The depth to store the node's result with in the shared table, or `None` to keep it
     /// in the thread's endgame cache.
     fn table_depth(&self) -> Option<u32>;
@@ -357,8 +363,8 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn split_empties(&self) -> Option<u32> {
-        None
+    fn split_depth(&self) -> Option<SplitDepth> {
+        (self.depth >= MID_SPLIT_MIN).then_some(SplitDepth::Plies(self.depth))
     }
 
     #[inline(always)]
@@ -513,8 +519,8 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn split_empties(&self) -> Option<u32> {
-        (self.n >= SPLIT_MIN).then_some(self.n)
+    fn split_depth(&self) -> Option<SplitDepth> {
+        (self.n >= SPLIT_MIN).then_some(SplitDepth::End(self.n))
     }
 
     /// In the shared table from [`END_TT_MIN`] empties, below in the thread's cache.
@@ -882,10 +888,15 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let mut a = alpha;
         for i in first..list.len() {
-            if let Some(n) = phase.split_empties() {
-                if i >= 1 && list.len() - i >= 2 && self.can_split() {
+            if let Some(depth) = phase.split_depth().filter(|_| !K::ROOT) {
+                if i >= 1 && list.len() - i >= 2 && self.can_split(depth, &board) {
                     let rest = list.sorted_from(i);
-                    if let Some((v, sq)) = self.split(player, opponent, n, alpha, rest) {
+                    let shared = if K::PV {
+                        self.split_pv(&phase, at, depth, rest, a)
+                    } else {
+                        self.split(player, opponent, depth, alpha, rest)
+                    };
+                    if let Some((v, sq)) = shared {
                         if v > best {
                             best = v;
                             best_sq = sq;
@@ -1154,9 +1165,33 @@ impl<E: Evaluator> Context<'_, E> {
     /// when this context stopped.
     fn search_split(&mut self, sp: &SplitPoint) -> bool {
         let node = sp.node;
+        let alpha = node.alpha;
+        match node.depth {
+            SplitDepth::End(n) => self.search_split_moves(sp, |ctx, _, (np, no)| {
+                -ctx.nws_end(np, no, -alpha - 1, n - 1)
+            }),
+            SplitDepth::Plies(depth) => {
+                // Each thread builds the node's evaluation state once for the moves it takes.
+                let state = self.eval.state(&Board::new(node.player, node.opponent));
+                self.search_split_moves(sp, |ctx, c, (np, no)| {
+                    let cs = ctx.eval.play(&state, c.sq as usize, c.flips);
+                    -ctx.nws(np, no, &cs, -alpha - 1, depth - 1)
+                })
+            }
+        }
+    }
+
+    /// Takes moves of `sp` and gives `value(move, child)` of each until none is left, it is
+    /// aborted or this context stops; true when this context stopped.
+    #[inline(always)]
+    fn search_split_moves(
+        &mut self,
+        sp: &SplitPoint,
+        mut value: impl FnMut(&mut Self, &Candidate, (u64, u64)) -> i32,
+    ) -> bool {
+        let node = sp.node;
         while let Some(c) = sp.take() {
-            let (np, no) = c.child(node.player, node.opponent);
-            let v = -self.nws_end(np, no, -node.alpha - 1, node.empties - 1);
+            let v = value(self, &c, c.child(node.player, node.opponent));
             if self.stopped {
                 return true;
             }
@@ -1167,10 +1202,55 @@ impl<E: Evaluator> Context<'_, E> {
         false
     }
 
-    /// True when an idle thread could join a split point now.
+    /// The moves `rest` of a principal-variation node `at` after its first, `alpha` the best
+    /// value so far: null-window searches around alpha shared with idle threads
+    /// ([`Context::split`]); a move that fails high is searched again by this thread above
+    /// its value ([`principal_variation_rule`]), and the moves left again around the new
+    /// alpha (those searched before find their bounds in the table). The best (value, move)
+    /// over `rest`.
+    fn split_pv<P: Phase<E>>(
+        &mut self,
+        phase: &P,
+        at: Node,
+        depth: SplitDepth,
+        mut rest: Vec<Candidate>,
+        mut alpha: i32,
+    ) -> Option<(i32, MoveHint)> {
+        let Board { player, opponent } = at.board;
+        let mut best = (i32::MIN, MoveHint::NONE);
+        loop {
+            let (v, sq) = self.split(player, opponent, depth, alpha, rest.clone())?;
+            if v <= alpha || v >= at.beta || self.stopped {
+                return Some(if v > best.0 { (v, sq) } else { best });
+            }
+            let Some(k) = rest.iter().position(|c| sq.is(c.sq)) else {
+                return Some((v, sq));
+            };
+            let c = rest.remove(k);
+            let research = Tried {
+                index: 0,
+                window: (v, at.beta),
+                sq: c.sq,
+                flips: c.flips,
+            };
+            let exact = phase.child::<Pv>(self, at, research);
+            if exact > best.0 {
+                best = (exact, sq);
+            }
+            alpha = alpha.max(exact);
+            if alpha >= at.beta || rest.is_empty() || self.stopped {
+                return Some(best);
+            }
+        }
+    }
+
+    /// True when an idle thread could join a split point of `board` searched to `depth` now.
+    /// Joiners have no book: a midgame node splits only where its children are below the
+    /// book's reach.
     #[inline(always)]
-    fn can_split(&self) -> bool {
+    fn can_split(&self, depth: SplitDepth, board: &Board) -> bool {
         self.pool.is_some_and(|p| p.has_idle())
+            && (matches!(depth, SplitDepth::End(_)) || board.empty_count() <= self.book_min_empties)
     }
 
     /// Opens `rest` (moves still to search, best first) of a null-window node around
@@ -1180,7 +1260,7 @@ impl<E: Evaluator> Context<'_, E> {
         &mut self,
         player: u64,
         opponent: u64,
-        empties: u32,
+        depth: SplitDepth,
         alpha: i32,
         rest: Vec<Candidate>,
     ) -> Option<(i32, MoveHint)> {
@@ -1188,7 +1268,7 @@ impl<E: Evaluator> Context<'_, E> {
         let node = SplitNode {
             player,
             opponent,
-            empties,
+            depth,
             alpha,
             selectivity: self.selectivity,
             ordering_window: self.ordering_window,

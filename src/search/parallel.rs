@@ -1,11 +1,13 @@
 //! Young-brothers-wait parallel search with late joining: once the first move of a deep node
-//! has been searched without a cut-off and some thread is idle, the node's remaining moves
-//! become a split point open to joiners. Idle helpers join any open split point with moves
+//! (in the endgame, or in the midgame to a depth) has been searched without a cut-off and
+//! some thread is idle, the node's remaining moves become a split point open to joiners,
+//! each searched with a null window. Idle helpers join any open split point with moves
 //! left; an owner waiting for its split point's last moves joins only the split points below
 //! its own (its helpers' work), so that it never waits idle while they could use it. Nobody
 //! spins long: a thread with nothing to do sleeps after a short watch, so that a search
 //! sharing its machine with other programs does not burn the time its own threads need.
-//! Results are exact whatever the timing. While the threads queue for cores (another program
+//! Solves are exact whatever the timing (midgame values may differ from one thread's by what
+//! the shared table held when). While the threads queue for cores (another program
 //! busy on the machine), helpers stand down one by one ([`super::load::Governor`]) and come
 //! back when cores are idle again.
 
@@ -16,14 +18,22 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+/// How far the moves of a split point's node are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitDepth {
+    /// To the end of the game (an endgame node of this many empties; alpha in whole discs).
+    End(u32),
+    /// This many plies (a midgame node; alpha in eighths of a disc).
+    Plies(u32),
+}
+
 /// The node of a split point: searched with a null window around `alpha`, and what the
 /// joiners' contexts need to search its moves as the owner would.
 #[derive(Clone, Copy, Debug)]
 pub struct SplitNode {
     pub player: u64,
     pub opponent: u64,
-    /// Empties of the node.
-    pub empties: u32,
+    pub depth: SplitDepth,
     pub alpha: i32,
     /// Multi-ProbCut level of the owner's search.
     pub selectivity: u8,
@@ -397,7 +407,7 @@ mod tests {
         let node = SplitNode {
             player: 0,
             opponent: 0,
-            empties: 20,
+            depth: SplitDepth::End(20),
             alpha: 0,
             selectivity: 0,
             ordering_window: 64,

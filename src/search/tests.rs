@@ -241,3 +241,44 @@ fn exact_solves_after_selective_passes_in_one_table() {
         }
     }
 }
+
+/// Searches on two threads: midgame searches of 6 plies and solves of 14 empties through
+/// principal-variation nodes, whose null-window and principal-variation nodes share their
+/// moves after the first with a helper (which must take part), agree with negamax in every
+/// window.
+#[test]
+fn two_thread_searches_match_negamax() {
+    use super::node::{help, MID_SPLIT_MIN};
+    use super::parallel::SplitPool;
+    use super::probcut::ProbCutModel;
+    const { assert!(MID_SPLIT_MIN < 6) };
+    let probe = Probe::new();
+    let pool = SplitPool::new(1);
+    let model = ProbCutModel::empty();
+    /// Ends the helper's loop however the scope ends (a failed assertion included).
+    struct ShutDown<'p>(&'p SplitPool);
+    impl Drop for ShutDown<'_> {
+        fn drop(&mut self) {
+            self.0.shut_down();
+        }
+    }
+    std::thread::scope(|s| {
+        s.spawn(|| help(1, &pool, &probe.tt, &Heuristic, &model, &probe.stop, None));
+        let _shut_down = ShutDown(&pool);
+        for (seed, n, depth) in [(21, 36, 6), (22, 28, 6), (23, 20, 6), (24, 14, 14)] {
+            for b in positions(seed, n, 3) {
+                let t = negamax(&Heuristic, &b, depth);
+                probe.tt.clear();
+                for w in windows(t).into_iter().filter(|w| w.0 < w.1) {
+                    let mut ctx = Context::new(&probe.tt, &Heuristic, &probe.stop).with_pool(&pool);
+                    let v = ctx.pvs_mid(b.player, b.opponent, w.0, w.1, depth);
+                    assert_fail_soft(v, t, w, "pvs on two threads", &b);
+                    let v = ctx.nws(b.player, b.opponent, &(), w.0, depth);
+                    assert_fail_soft(v, t, (w.0, w.0 + 1), "nws on two threads", &b);
+                }
+            }
+        }
+    });
+    let helped = pool.helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(helped > 0, "the helper searched nothing");
+}
