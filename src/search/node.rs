@@ -888,11 +888,30 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let mut a = alpha;
         for i in first..list.len() {
-            if let Some(depth) = phase.split_depth().filter(|_| !K::ROOT) {
+            if let Some(depth) = phase.split_depth() {
                 if i >= 1 && list.len() - i >= 2 && self.can_split(depth, &board) {
                     let rest = list.sorted_from(i);
-                    let shared = if K::PV {
-                        self.split_pv(&phase, at, depth, rest, a)
+                    let shared = if K::ROOT {
+                        // The root's list keeps its order: `rest[k]` is its move `i + k`.
+                        let mut value = [UNSCORED; 64];
+                        let best = self.split_pv(&phase, at, depth, &rest, a, |sq, v| {
+                            value[sq as usize] = v;
+                        });
+                        if self.stopped {
+                            break;
+                        }
+                        for (k, c) in rest.iter().enumerate() {
+                            // Searched again (exact), else the best bound's move its bound.
+                            let exact = value[c.sq as usize];
+                            let v = match best {
+                                Some((v, sq)) if exact == UNSCORED && sq.is(c.sq) => v,
+                                _ => exact,
+                            };
+                            kind.record(i + k, v, exact != UNSCORED);
+                        }
+                        best
+                    } else if K::PV {
+                        self.split_pv(&phase, at, depth, &rest, a, |_, _| {})
                     } else {
                         self.split(player, opponent, depth, alpha, rest)
                     };
@@ -1205,23 +1224,30 @@ impl<E: Evaluator> Context<'_, E> {
     /// The moves `rest` of a principal-variation node `at` after its first, `alpha` the best
     /// value so far: null-window searches around alpha shared with idle threads
     /// ([`Context::split`]); a move that fails high is searched again by this thread above
-    /// its value ([`principal_variation_rule`]), and the moves left again around the new
-    /// alpha (those searched before find their bounds in the table). The best (value, move)
-    /// over `rest`.
+    /// its value ([`principal_variation_rule`]) and given to `researched` (square, value; a
+    /// move that reaches beta at once is given its bound), and the moves left again around the new alpha (those searched before find their
+    /// bounds in the table). The best (value, move) over `rest`.
     fn split_pv<P: Phase<E>>(
         &mut self,
         phase: &P,
         at: Node,
         depth: SplitDepth,
-        mut rest: Vec<Candidate>,
+        rest: &[Candidate],
         mut alpha: i32,
+        mut researched: impl FnMut(u8, i32),
     ) -> Option<(i32, MoveHint)> {
         let Board { player, opponent } = at.board;
+        let mut rest = rest.to_vec();
         let mut best = (i32::MIN, MoveHint::NONE);
         loop {
             let (v, sq) = self.split(player, opponent, depth, alpha, rest.clone())?;
-            if v <= alpha || v >= at.beta || self.stopped {
+            if v <= alpha || self.stopped {
                 return Some(if v > best.0 { (v, sq) } else { best });
+            }
+            if v >= at.beta {
+                // A cut-off: the null window's bound is the move's value.
+                researched(sq.index(), v);
+                return Some((v, sq));
             }
             let Some(k) = rest.iter().position(|c| sq.is(c.sq)) else {
                 return Some((v, sq));
@@ -1234,11 +1260,15 @@ impl<E: Evaluator> Context<'_, E> {
                 flips: c.flips,
             };
             let exact = phase.child::<Pv>(self, at, research);
+            if self.stopped {
+                return Some(best);
+            }
+            researched(c.sq, exact);
             if exact > best.0 {
                 best = (exact, sq);
             }
             alpha = alpha.max(exact);
-            if alpha >= at.beta || rest.is_empty() || self.stopped {
+            if alpha >= at.beta || rest.is_empty() {
                 return Some(best);
             }
         }

@@ -4,7 +4,7 @@
 
 use super::context::Context;
 use super::tt::TranspositionTable;
-use crate::board::{Board, Square};
+use crate::board::{Board, Move, Square};
 use crate::eval::heuristic::Heuristic;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 use crate::rng::Rng;
@@ -242,13 +242,26 @@ fn exact_solves_after_selective_passes_in_one_table() {
     }
 }
 
+/// The root moves of `b` (it has some), unscored.
+fn root_moves(b: &Board) -> Vec<super::node::RootMove> {
+    let mut out = Vec::new();
+    let mut m = b.legal_moves();
+    while m != 0 {
+        let sq = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let flips = crate::board::flip::flips(sq as usize, b.player, b.opponent);
+        let score = super::node::UNSCORED;
+        out.push(super::node::RootMove { sq, flips, score });
+    }
+    out
+}
+
 /// Searches on two threads: midgame searches of 6 plies and solves of 14 empties through
-/// principal-variation nodes, whose null-window and principal-variation nodes share their
-/// moves after the first with a helper (which must take part), agree with negamax in every
-/// window.
+/// principal-variation nodes and from the root, whose moves after the first are shared with a
+/// helper (which must take part), agree with negamax in every window.
 #[test]
 fn two_thread_searches_match_negamax() {
-    use super::node::{help, MID_SPLIT_MIN};
+    use super::node::{help, Root, MID_SPLIT_MIN};
     use super::parallel::SplitPool;
     use super::probcut::ProbCutModel;
     const { assert!(MID_SPLIT_MIN < 6) };
@@ -275,10 +288,41 @@ fn two_thread_searches_match_negamax() {
                     assert_fail_soft(v, t, w, "pvs on two threads", &b);
                     let v = ctx.nws(b.player, b.opponent, &(), w.0, depth);
                     assert_fail_soft(v, t, (w.0, w.0 + 1), "nws on two threads", &b);
+                    let mut moves = root_moves(&b);
+                    let mut root = Root::new(&mut moves);
+                    let v = ctx.search_root(&mut root, &b, &(), w, depth);
+                    assert_fail_soft(v, t, w, "the root on two threads", &b);
+                    let (index, best) = root.best.expect("a move searched");
+                    assert_eq!(best, v, "the root's best move's value\n{b}");
+                    if w.0 < v && v < w.1 {
+                        let after = b.apply(Move::Play(Square::from_index(moves[index].sq as u32)));
+                        let after = after.expect("a legal move");
+                        assert_eq!(-negamax(&Heuristic, &after, depth - 1), t, "{b}");
+                    }
                 }
             }
         }
     });
     let helped = pool.helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
     assert!(helped > 0, "the helper searched nothing");
+}
+
+/// Iterative deepening to 6 plies on two threads (aspiration windows at the root, whose moves
+/// after the first are shared as well) finds the negamax value, and a move that reaches it.
+#[test]
+fn two_thread_iterations_match_negamax() {
+    use super::{Limits, Searcher};
+    use std::sync::Arc;
+    let searcher = Searcher::new(Arc::new(Heuristic), 16, 2);
+    let stop = AtomicBool::new(false);
+    for (seed, n) in [(31, 40), (32, 30), (33, 22)] {
+        for b in positions(seed, n, 4) {
+            let t = negamax(&Heuristic, &b, 6);
+            searcher.clear();
+            let r = searcher.search(&b, &Limits::depth(6), &stop, &mut |_| {});
+            assert_eq!(r.score.eighths(), t, "{b}");
+            let after = b.apply(r.best).expect("a legal move");
+            assert_eq!(-negamax(&Heuristic, &after, 5), t, "{} in\n{b}", r.best);
+        }
+    }
 }
