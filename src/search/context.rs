@@ -144,6 +144,14 @@ impl<'a, E: Evaluator> Context<'a, E> {
         }
     }
 
+    /// The same book as `other`'s, looked up from the same empties (for a thread joining
+    /// `other`'s split point).
+    pub fn with_book_from(mut self, other: &Context<'a, E>) -> Self {
+        self.book = other.book;
+        self.book_min_empties = other.book_min_empties;
+        self
+    }
+
     /// The book's entry for a node of `n` empties, looked up only where the book may answer.
     #[inline(always)]
     fn book_hit(&self, player: u64, opponent: u64, n: u32) -> Option<BookHit> {

@@ -168,7 +168,15 @@ impl<E: Evaluator> Searcher<E> {
             for index in 1..=helpers {
                 let (pool, tt) = (&pool, &*self.tt);
                 let hard = deadline.hard;
-                scope.spawn(move || node::help(index, pool, tt, eval, probcut, stop, hard));
+                let root_empties = board.empty_count();
+                scope.spawn(move || {
+                    let ctx = Context::new(tt, eval, stop)
+                        .with_probcut(probcut)
+                        .with_pool(pool)
+                        .with_deadline(hard)
+                        .with_book(book, root_empties);
+                    node::help(index, pool, ctx)
+                });
             }
             let governor = (helpers > 0).then(|| scope.spawn(|| pool.govern(helpers, working)));
             let mut ctx = Context::new(&self.tt, eval, stop)

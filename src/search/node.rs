@@ -23,16 +23,15 @@ use super::ordering::{
     END_SORT_BELOW, END_SORT_SEARCH_MIN, EVAL_ORDER_WEIGHT, MAX_MOVES, SORT_SEARCH_MIN_DEPTH,
 };
 use super::parallel::{SplitDepth, SplitNode, SplitPoint, SplitPool, Waiting};
-use super::probcut::{self, ProbCutModel};
+use super::probcut;
 use super::stability::stability_cut;
-use super::tt::{MoveHint, Stored, TranspositionTable, NO_SELECTIVITY};
+use super::tt::{MoveHint, Stored, NO_SELECTIVITY};
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS, ORDER_SCALE};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// At least this many empties: the deep tier uses the shared table; below, the thread's
 /// own cache ([`super::end_cache`]).
@@ -889,7 +888,7 @@ impl<E: Evaluator> Context<'_, E> {
         let mut a = alpha;
         for i in first..list.len() {
             if let Some(depth) = phase.split_depth() {
-                if i >= 1 && list.len() - i >= 2 && self.can_split(depth, &board) {
+                if i >= 1 && list.len() - i >= 2 && self.can_split() {
                     let rest = list.sorted_from(i);
                     let shared = if K::ROOT {
                         // The root's list keeps its order: `rest[k]` is its move `i + k`.
@@ -1133,22 +1132,10 @@ impl<E: Evaluator> Context<'_, E> {
     }
 }
 
-/// The loop of helper `index` (from 1) of `pool` in a search stopped by `stop` or `deadline`: joins
-/// split points and searches their moves, keeping its endgame cache from one to the next.
-pub fn help<E: Evaluator>(
-    index: usize,
-    pool: &SplitPool,
-    tt: &TranspositionTable,
-    eval: &E,
-    probcut: &ProbCutModel,
-    stop: &AtomicBool,
-    deadline: Option<Instant>,
-) {
-    // One context for the thread's life: its endgame cache serves every split point joined.
-    let mut ctx = Context::new(tt, eval, stop)
-        .with_probcut(probcut)
-        .with_pool(pool)
-        .with_deadline(deadline);
+/// The loop of helper `index` (from 1) of `pool`: joins split points and searches their moves
+/// with `ctx`, set as the main thread's (table, evaluation, ProbCut model, book, stop flag
+/// and deadline), which keeps its endgame cache from one split point to the next.
+pub fn help<E: Evaluator>(index: usize, pool: &SplitPool, mut ctx: Context<'_, E>) {
     pool.helper_loop(index, |sp| ctx.join(sp));
 }
 
@@ -1161,7 +1148,8 @@ impl<E: Evaluator> Waiting for Context<'_, E> {
         let mut ctx = Context::new_with_end_cache(self.tt, self.eval, &sp.abort, cache)
             .with_search_stop(self.search_stop())
             .with_deadline(self.deadline)
-            .with_probcut(self.probcut);
+            .with_probcut(self.probcut)
+            .with_book_from(self);
         ctx.pool = self.pool;
         ctx.selectivity = sp.node.selectivity;
         ctx.ordering_window = sp.node.ordering_window;
@@ -1274,13 +1262,10 @@ impl<E: Evaluator> Context<'_, E> {
         }
     }
 
-    /// True when an idle thread could join a split point of `board` searched to `depth` now.
-    /// Joiners have no book: a midgame node splits only where its children are below the
-    /// book's reach.
+    /// True when an idle thread could join a split point now.
     #[inline(always)]
-    fn can_split(&self, depth: SplitDepth, board: &Board) -> bool {
+    fn can_split(&self) -> bool {
         self.pool.is_some_and(|p| p.has_idle())
-            && (matches!(depth, SplitDepth::End(_)) || board.empty_count() <= self.book_min_empties)
     }
 
     /// Opens `rest` (moves still to search, best first) of a null-window node around

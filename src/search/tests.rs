@@ -276,7 +276,10 @@ fn two_thread_searches_match_negamax() {
         }
     }
     std::thread::scope(|s| {
-        s.spawn(|| help(1, &pool, &probe.tt, &Heuristic, &model, &probe.stop, None));
+        s.spawn(|| {
+            let ctx = Context::new(&probe.tt, &Heuristic, &probe.stop);
+            help(1, &pool, ctx.with_probcut(&model).with_pool(&pool))
+        });
         let _shut_down = ShutDown(&pool);
         for (seed, n, depth) in [(21, 36, 6), (22, 28, 6), (23, 20, 6), (24, 14, 14)] {
             for b in positions(seed, n, 3) {
