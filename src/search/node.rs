@@ -239,7 +239,7 @@ trait Phase<E: Evaluator> {
         moves: u64,
     );
     /// How far the moves after the first are searched, when they may be shared with idle
-    /// helpers (at null-window nodes).
+    /// helpers.
     fn split_depth(&self) -> Option<SplitDepth>;
     /// The depth to store the node's result with in the shared table, or `None` to keep it
     /// in the thread's endgame cache.
@@ -891,24 +891,7 @@ impl<E: Evaluator> Context<'_, E> {
                 if i >= 1 && list.len() - i >= 2 && self.can_split() {
                     let rest = list.sorted_from(i);
                     let shared = if K::ROOT {
-                        // The root's list keeps its order: `rest[k]` is its move `i + k`.
-                        let mut value = [UNSCORED; 64];
-                        let best = self.split_pv(&phase, at, depth, &rest, a, |sq, v| {
-                            value[sq as usize] = v;
-                        });
-                        if self.stopped {
-                            break;
-                        }
-                        for (k, c) in rest.iter().enumerate() {
-                            // Searched again (exact), else the best bound's move its bound.
-                            let exact = value[c.sq as usize];
-                            let v = match best {
-                                Some((v, sq)) if exact == UNSCORED && sq.is(c.sq) => v,
-                                _ => exact,
-                            };
-                            kind.record(i + k, v, exact != UNSCORED);
-                        }
-                        best
+                        self.split_root(kind, &phase, at, depth, &rest, i, a)
                     } else if K::PV {
                         self.split_pv(&phase, at, depth, &rest, a, |_, _| {})
                     } else {
@@ -1213,8 +1196,9 @@ impl<E: Evaluator> Context<'_, E> {
     /// value so far: null-window searches around alpha shared with idle threads
     /// ([`Context::split`]); a move that fails high is searched again by this thread above
     /// its value ([`principal_variation_rule`]) and given to `researched` (square, value; a
-    /// move that reaches beta at once is given its bound), and the moves left again around the new alpha (those searched before find their
-    /// bounds in the table). The best (value, move) over `rest`.
+    /// move that reaches beta at once, with its bound), and the moves left again around the
+    /// new alpha (those searched before find their bounds in the table). The best (value,
+    /// move) over `rest`.
     fn split_pv<P: Phase<E>>(
         &mut self,
         phase: &P,
@@ -1260,6 +1244,37 @@ impl<E: Evaluator> Context<'_, E> {
                 return Some(best);
             }
         }
+    }
+
+    /// [`Context::split_pv`] at the root, whose moves `rest` are its moves `first` and on in
+    /// order: unless stopped, each is recorded as one thread would record it, with its value
+    /// when searched again, the best bound's move with its bound, the others unscored.
+    #[allow(clippy::too_many_arguments)]
+    fn split_root<P: Phase<E>>(
+        &mut self,
+        root: &mut impl Kind,
+        phase: &P,
+        at: Node,
+        depth: SplitDepth,
+        rest: &[Candidate],
+        first: usize,
+        alpha: i32,
+    ) -> Option<(i32, MoveHint)> {
+        let mut researched = [UNSCORED; 64]; // by square
+        let best = self.split_pv(phase, at, depth, rest, alpha, |sq, v| {
+            researched[sq as usize] = v;
+        });
+        if !self.stopped {
+            for (k, c) in rest.iter().enumerate() {
+                let exact = researched[c.sq as usize];
+                let v = match best {
+                    Some((v, sq)) if exact == UNSCORED && sq.is(c.sq) => v,
+                    _ => exact,
+                };
+                root.record(first + k, v, exact != UNSCORED);
+            }
+        }
+        best
     }
 
     /// True when an idle thread could join a split point now.
