@@ -164,25 +164,21 @@ impl<E: Evaluator> Searcher<E> {
             Some((e, m)) if limits.solves_untimed(board.empty_count()) => (&**e, &**m),
             _ => (&*self.eval, &*self.probcut),
         };
-        let mut result = std::thread::scope(|scope| {
-            for index in 1..=helpers {
-                let (pool, tt) = (&pool, &*self.tt);
-                let hard = deadline.hard;
-                let root_empties = board.empty_count();
-                scope.spawn(move || {
-                    let ctx = Context::new(tt, eval, stop)
-                        .with_probcut(probcut)
-                        .with_pool(pool)
-                        .with_deadline(hard)
-                        .with_book(book, root_empties);
-                    node::help(index, pool, ctx)
-                });
-            }
-            let governor = (helpers > 0).then(|| scope.spawn(|| pool.govern(helpers, working)));
-            let mut ctx = Context::new(&self.tt, eval, stop)
+        // Every thread's context: the table, evaluation, ProbCut model, deadline and book.
+        let tt = &*self.tt;
+        let context = move || {
+            Context::new(tt, eval, stop)
                 .with_probcut(probcut)
                 .with_deadline(deadline.hard)
-                .with_book(book, board.empty_count());
+                .with_book(book, board.empty_count())
+        };
+        let mut result = std::thread::scope(|scope| {
+            for index in 1..=helpers {
+                let pool = &pool;
+                scope.spawn(move || node::help(index, pool, context().with_pool(pool)));
+            }
+            let governor = (helpers > 0).then(|| scope.spawn(|| pool.govern(helpers, working)));
+            let mut ctx = context();
             ctx.root_moves = root_moves;
             if self.threads > 1 {
                 ctx = ctx.with_pool(&pool);

@@ -373,7 +373,8 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
 
     #[inline(always)]
     fn exact_below_probcut(&self, board: &Board) -> bool {
-        self.exact(board) && board.empty_count() < END_PROBCUT_MIN
+        let n = board.empty_count();
+        self.depth >= n && n < END_PROBCUT_MIN
     }
 }
 
@@ -891,9 +892,9 @@ impl<E: Evaluator> Context<'_, E> {
                 if i >= 1 && list.len() - i >= 2 && self.can_split() {
                     let rest = list.sorted_from(i);
                     let shared = if K::ROOT {
-                        self.split_root(kind, &phase, at, depth, &rest, i, a)
+                        self.split_root(kind, &phase, at, depth, rest, i, a)
                     } else if K::PV {
-                        self.split_pv(&phase, at, depth, &rest, a, |_, _| {})
+                        self.split_pv(&phase, at, depth, rest, a, |_, _| {})
                     } else {
                         self.split(player, opponent, depth, alpha, rest)
                     };
@@ -1204,12 +1205,11 @@ impl<E: Evaluator> Context<'_, E> {
         phase: &P,
         at: Node,
         depth: SplitDepth,
-        rest: &[Candidate],
+        mut rest: Vec<Candidate>,
         mut alpha: i32,
         mut researched: impl FnMut(u8, i32),
     ) -> Option<(i32, MoveHint)> {
         let Board { player, opponent } = at.board;
-        let mut rest = rest.to_vec();
         let mut best = (i32::MIN, MoveHint::NONE);
         loop {
             let (v, sq) = self.split(player, opponent, depth, alpha, rest.clone())?;
@@ -1256,12 +1256,12 @@ impl<E: Evaluator> Context<'_, E> {
         phase: &P,
         at: Node,
         depth: SplitDepth,
-        rest: &[Candidate],
+        rest: Vec<Candidate>,
         first: usize,
         alpha: i32,
     ) -> Option<(i32, MoveHint)> {
         let mut researched = [UNSCORED; 64]; // by square
-        let best = self.split_pv(phase, at, depth, rest, alpha, |sq, v| {
+        let best = self.split_pv(phase, at, depth, rest.clone(), alpha, |sq, v| {
             researched[sq as usize] = v;
         });
         if !self.stopped {

@@ -68,18 +68,7 @@ pub fn iterate<E: Evaluator>(
         0 => all,
         some => some,
     };
-    let mut list = MoveList::new(board.player, board.opponent, moves);
-    list.score_mobility(board.player, board.opponent);
-    let mut sorted = list.as_slice().to_vec();
-    sorted.sort_by_key(|c| -c.score);
-    let mut roots: Vec<RootMove> = sorted
-        .iter()
-        .map(|c| RootMove {
-            sq: c.sq,
-            flips: c.flips,
-            score: UNSCORED,
-        })
-        .collect();
+    let mut roots = root_moves(board, moves);
 
     let schedule = schedule(limits, n);
     let solving = schedule
@@ -405,6 +394,23 @@ fn typical_pass_nodes(step: &Step, n: u32) -> f64 {
         (None, _) => (1.0e7, 1.75),
     };
     at_24 * growth.powi(n as i32 - 24)
+}
+
+/// The root moves `moves` of `board`, unscored, those leaving the opponent fewer replies
+/// first: the first iteration's order.
+pub(super) fn root_moves(board: &Board, moves: u64) -> Vec<RootMove> {
+    let mut list = MoveList::new(board.player, board.opponent, moves);
+    list.score_mobility(board.player, board.opponent);
+    let mut sorted = list.as_slice().to_vec();
+    sorted.sort_by_key(|c| -c.score);
+    sorted
+        .iter()
+        .map(|c| RootMove {
+            sq: c.sq,
+            flips: c.flips,
+            score: UNSCORED,
+        })
+        .collect()
 }
 
 /// One iteration over the root moves (best of the previous iteration first). Returns the

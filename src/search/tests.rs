@@ -242,20 +242,6 @@ fn exact_solves_after_selective_passes_in_one_table() {
     }
 }
 
-/// The root moves of `b` (it has some), unscored.
-fn root_moves(b: &Board) -> Vec<super::node::RootMove> {
-    let mut out = Vec::new();
-    let mut m = b.legal_moves();
-    while m != 0 {
-        let sq = m.trailing_zeros() as u8;
-        m &= m - 1;
-        let flips = crate::board::flip::flips(sq as usize, b.player, b.opponent);
-        let score = super::node::UNSCORED;
-        out.push(super::node::RootMove { sq, flips, score });
-    }
-    out
-}
-
 /// Searches on two threads: midgame searches of 6 plies and solves of 14 empties through
 /// principal-variation nodes and from the root, whose moves after the first are shared with a
 /// helper (which must take part), agree with negamax in every window.
@@ -264,6 +250,7 @@ fn two_thread_searches_match_negamax() {
     use super::node::{help, Root, MID_SPLIT_MIN};
     use super::parallel::SplitPool;
     use super::probcut::ProbCutModel;
+    use super::root::root_moves;
     const { assert!(MID_SPLIT_MIN < 6) };
     let probe = Probe::new();
     let pool = SplitPool::new(1);
@@ -291,7 +278,7 @@ fn two_thread_searches_match_negamax() {
                     assert_fail_soft(v, t, w, "pvs on two threads", &b);
                     let v = ctx.nws(b.player, b.opponent, &(), w.0, depth);
                     assert_fail_soft(v, t, (w.0, w.0 + 1), "nws on two threads", &b);
-                    let mut moves = root_moves(&b);
+                    let mut moves = root_moves(&b, b.legal_moves());
                     let mut root = Root::new(&mut moves);
                     let v = ctx.search_root(&mut root, &b, &(), w, depth);
                     assert_fail_soft(v, t, w, "the root on two threads", &b);
