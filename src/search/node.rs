@@ -260,10 +260,10 @@ struct Midgame<'s, E: Evaluator> {
 }
 
 impl<E: Evaluator> Midgame<'_, E> {
-    /// True when the node is searched to the end of the game (a principal-variation node).
+    /// True when the node, with `n` empties, is searched to the end of the game.
     #[inline(always)]
-    fn exact(&self, board: &Board) -> bool {
-        self.depth >= board.empty_count()
+    fn reaches_end(&self, n: u32) -> bool {
+        self.depth >= n
     }
 }
 
@@ -288,7 +288,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     fn shallow<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32> {
         let Board { player, opponent } = at.board;
         if K::PV {
-            (self.depth == 1 && !self.exact(&at.board))
+            (self.depth == 1 && !self.reaches_end(at.board.empty_count()))
                 .then(|| ctx.nws_one_ply(player, opponent, self.state, at.beta - 1, moves))
         } else {
             (self.depth < ctx.tt_min_depth)
@@ -349,7 +349,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
         _: u64,
     ) {
         let board = &at.board;
-        if K::PV && self.exact(board) {
+        if K::PV && self.reaches_end(board.empty_count()) {
             list.score_endgame(board.player, board.opponent, tt_move, true);
         } else {
             let window = if K::PV {
@@ -374,7 +374,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     #[inline(always)]
     fn exact_below_probcut(&self, board: &Board) -> bool {
         let n = board.empty_count();
-        self.depth >= n && n < END_PROBCUT_MIN
+        self.reaches_end(n) && n < END_PROBCUT_MIN
     }
 }
 

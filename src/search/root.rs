@@ -401,9 +401,7 @@ fn typical_pass_nodes(step: &Step, n: u32) -> f64 {
 pub(super) fn root_moves(board: &Board, moves: u64) -> Vec<RootMove> {
     let mut list = MoveList::new(board.player, board.opponent, moves);
     list.score_mobility(board.player, board.opponent);
-    let mut sorted = list.as_slice().to_vec();
-    sorted.sort_by_key(|c| -c.score);
-    sorted
+    list.sorted_from(0)
         .iter()
         .map(|c| RootMove {
             sq: c.sq,
