@@ -301,6 +301,39 @@ fn in_fraction(s: &LabelledPosition, fraction: f64) -> bool {
     (bucket as f64) < fraction * 1_000_000.0
 }
 
+/// What a fit was trained on, for the weights file's description.
+struct DataSources {
+    /// WTHOR positions, of which `exact` were solved at `solve_empties` or fewer.
+    wthor: usize,
+    exact: usize,
+    solve_empties: u32,
+    /// Self-play positions, labelled `search_weight` search value and the rest final result.
+    self_play: usize,
+    search_weight: f64,
+}
+
+impl DataSources {
+    /// Names only the sources present: a fit from self-play alone mentions no WTHOR labels.
+    fn describe(&self) -> String {
+        let wthor = format!(
+            "{} positions of WTHOR games before 2017 ({} exact solves at <= {} empties, the rest \
+             theoretical scores or game results)",
+            self.wthor, self.exact, self.solve_empties
+        );
+        let self_play = format!(
+            "{} self-play positions (labels {} search, {} result)",
+            self.self_play,
+            self.search_weight,
+            1.0 - self.search_weight
+        );
+        match (self.wthor > 0, self.self_play > 0) {
+            (true, true) => format!("{wthor} and {self_play}"),
+            (false, true) => self_play,
+            _ => wthor,
+        }
+    }
+}
+
 /// Runs `wedge train`.
 pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     let threads = threads_of(args);
@@ -355,6 +388,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     }
     let train_rows = encode_all(&train, n_phases, args.phase_window, threads);
     let val_rows = encode_all(&val, n_phases, 0, threads);
+    let train_len = train.len();
     let exact = train
         .iter()
         .filter(|s| s.kind == super::dataset::LabelKind::Exact)
@@ -408,29 +442,24 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     } else {
         String::new()
     };
-    let selfplay = if args.selfplay.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " and {self_play} self-play positions (labels {} search, {} result)",
-            args.search_weight,
-            1.0 - args.search_weight
-        )
+    let sources = DataSources {
+        wthor: train_len - self_play,
+        exact,
+        solve_empties: args.solve_empties,
+        self_play,
+        search_weight: args.search_weight,
     };
     let init = args
         .init
         .as_ref()
         .map_or(String::new(), |p| format!("; started from {}", p.display()));
     let description = format!(
-        "Wedge pattern weights: {} phases (window {} plies); trained on {} rows{fraction} ({} exact solves at <= {} \
-         empties, the rest WTHOR theoretical scores or game results) from WTHOR games before \
-         2017{selfplay}{init}; Adam lr {} l2 {} {} epochs x {} batches; validation MAE {:.3} (20-24 empties \
-         {:.3})",
+        "Wedge pattern weights: {} phases (window {} plies); trained on {} rows{fraction} from {}{init}; \
+         Adam lr {} l2 {} {} epochs x {} batches; validation MAE {:.3} (20-24 empties {:.3})",
         n_phases,
         args.phase_window,
         train_rows.len(),
-        exact,
-        args.solve_empties,
+        sources.describe(),
         args.lr,
         args.l2,
         args.epochs,
@@ -481,6 +510,31 @@ mod tests {
             .filter(|s| in_fraction(s, 0.1))
             .all(|s| in_fraction(s, 0.25)));
         assert!(games.iter().all(|s| in_fraction(s, 1.0)));
+    }
+
+    #[test]
+    fn description_names_only_the_sources_trained_on() {
+        let mut sources = DataSources {
+            wthor: 0,
+            exact: 0,
+            solve_empties: 14,
+            self_play: 1_000,
+            search_weight: 0.5,
+        };
+        assert_eq!(
+            sources.describe(),
+            "1000 self-play positions (labels 0.5 search, 0.5 result)"
+        );
+        sources.wthor = 300;
+        sources.exact = 200;
+        assert_eq!(
+            sources.describe(),
+            "300 positions of WTHOR games before 2017 (200 exact solves at <= 14 empties, the rest \
+             theoretical scores or game results) and 1000 self-play positions (labels 0.5 search, \
+             0.5 result)"
+        );
+        sources.self_play = 0;
+        assert!(!sources.describe().contains("self-play"));
     }
 
     #[test]
