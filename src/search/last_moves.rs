@@ -14,7 +14,7 @@ use crate::board::{Board, CORNERS};
 use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list, parity order).
-pub const SHALLOW_MAX: u32 = 6;
+pub const SHALLOW_MAX: u32 = 5;
 
 /// Squares adjacent to each square.
 pub static NEIGHBOURS: [u64; 64] = build_neighbours();
