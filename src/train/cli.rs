@@ -1,7 +1,7 @@
 //! The `wedge train` entry point: its arguments (clap) and the pipeline that runs it (read
 //! games, label with a cache, fit with checkpoints, write weights).
 
-use super::dataset::{load_samples, save_samples, LabelledPosition};
+use super::dataset::{load_samples, save_samples, LabelKind, LabelledPosition};
 use super::fit::{encode_all, fit, metrics, FitConfig, Model};
 use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
 use super::heldout::{make_heldout, to_obf_text};
@@ -313,6 +313,27 @@ struct DataSources {
 }
 
 impl DataSources {
+    /// Counts the training positions by where their labels came from.
+    fn count(train: &[LabelledPosition], solve_empties: u32, search_weight: f64) -> DataSources {
+        let mut sources = DataSources {
+            wthor: 0,
+            exact: 0,
+            solve_empties,
+            self_play: 0,
+            search_weight,
+        };
+        for s in train {
+            match s.kind {
+                LabelKind::SelfPlay => sources.self_play += 1,
+                kind => {
+                    sources.wthor += 1;
+                    sources.exact += usize::from(kind == LabelKind::Exact);
+                }
+            }
+        }
+        sources
+    }
+
     /// Names only the sources present: a fit from self-play alone mentions no WTHOR labels.
     fn describe(&self) -> String {
         let wthor = format!(
@@ -388,15 +409,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     }
     let train_rows = encode_all(&train, n_phases, args.phase_window, threads);
     let val_rows = encode_all(&val, n_phases, 0, threads);
-    let train_len = train.len();
-    let exact = train
-        .iter()
-        .filter(|s| s.kind == super::dataset::LabelKind::Exact)
-        .count();
-    let self_play = train
-        .iter()
-        .filter(|s| s.kind == super::dataset::LabelKind::SelfPlay)
-        .count();
+    let sources = DataSources::count(&train, args.solve_empties, args.search_weight);
     drop(train);
     drop(val);
     let cfg = FitConfig {
@@ -442,13 +455,6 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     } else {
         String::new()
     };
-    let sources = DataSources {
-        wthor: train_len - self_play,
-        exact,
-        solve_empties: args.solve_empties,
-        self_play,
-        search_weight: args.search_weight,
-    };
     let init = args
         .init
         .as_ref()
@@ -487,7 +493,6 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::dataset::LabelKind;
 
     fn sample(game: u32) -> LabelledPosition {
         LabelledPosition {
@@ -510,6 +515,23 @@ mod tests {
             .filter(|s| in_fraction(s, 0.1))
             .all(|s| in_fraction(s, 0.25)));
         assert!(games.iter().all(|s| in_fraction(s, 1.0)));
+    }
+
+    #[test]
+    fn sources_are_counted_by_label_kind() {
+        let kinds = [
+            LabelKind::Exact,
+            LabelKind::Exact,
+            LabelKind::Theoretical,
+            LabelKind::FinalResult,
+            LabelKind::SelfPlay,
+        ];
+        let train: Vec<LabelledPosition> = kinds
+            .iter()
+            .map(|&kind| LabelledPosition { kind, ..sample(0) })
+            .collect();
+        let sources = DataSources::count(&train, 18, 0.5);
+        assert_eq!((sources.wthor, sources.exact, sources.self_play), (4, 2, 1));
     }
 
     #[test]
