@@ -24,6 +24,9 @@ pub struct Common {
     /// results do not depend on them, only the time to reach them.
     #[arg(long, global = true)]
     pub solver_weights: Option<PathBuf>,
+    /// The ProbCut model of the solver's weights (default: the one beside them).
+    #[arg(long, global = true)]
+    pub solver_probcut: Option<PathBuf>,
     /// Opening book file (default: books/default.book when present).
     #[arg(long, global = true)]
     pub book: Option<PathBuf>,
@@ -63,6 +66,7 @@ impl Common {
             weights: self.weights.clone(),
             probcut: self.probcut.clone(),
             solver_weights: self.solver_weights.clone(),
+            solver_probcut: self.solver_probcut.clone(),
             hash_mb: self.hash as usize,
             threads: self.threads(),
             book: BookOptions {

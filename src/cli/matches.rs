@@ -2,7 +2,7 @@
 //! workers) and `wedge gate` (new weights against the current ones).
 
 use super::{CliError, Common};
-use crate::distrib::match_game::{self, QueuedEngine, QueuedSide};
+use crate::distrib::match_game::{self, QueuedEngine, QueuedSide, SolverChecksums};
 use crate::distrib::match_queue::QueueGames;
 use crate::engine::EngineBuilder;
 use crate::eval::Weights;
@@ -119,20 +119,31 @@ fn time_control(args: &MatchArgs) -> Result<player::MatchTimeControl, CliError> 
 }
 
 /// A queued match's side for `--engine text` (see [`MatchArgs::queue`]), and the weights a
-/// Wedge side needs uploaded.
+/// Wedge side needs uploaded (its play weights, then its solver's weights if it has them).
 fn queued_side(
     common: &Common,
     text: &str,
     spec: &player::EngineSpec,
-) -> Result<(QueuedSide, Option<(Weights, Model)>), CliError> {
+) -> Result<(QueuedSide, Vec<(Weights, Model)>), CliError> {
     let wedge = |builder: EngineBuilder| -> Result<_, CliError> {
         let (weights, model) = super::common::queue_model(&builder)?;
+        let solver = match builder.solver_weights_path() {
+            Some(_) => Some(super::common::queue_model(&builder.for_solves())?),
+            None => None,
+        };
         let engine = QueuedEngine::Wedge {
             weights_checksum: model.weights_checksum,
             probcut_checksum: model.probcut_checksum,
+            solver: solver.as_ref().map(|(_, m)| SolverChecksums {
+                weights: m.weights_checksum,
+                probcut: m.probcut_checksum,
+            }),
             hash_mb: common.hash,
         };
-        Ok((engine, Some((weights, model))))
+        Ok((
+            engine,
+            std::iter::once((weights, model)).chain(solver).collect(),
+        ))
     };
     let (engine, files) = match text.split_once(':') {
         None if text == "wedge" => wedge(common.builder())?,
@@ -140,6 +151,7 @@ fn queued_side(
             weights: Some(PathBuf::from(path)),
             probcut: None,
             solver_weights: None,
+            solver_probcut: None,
             ..common.builder()
         })?,
         _ if match_game::valid_name(text) => (
@@ -147,7 +159,7 @@ fn queued_side(
                 name: text.to_string(),
                 protocol: spec.protocol,
             },
-            None,
+            Vec::new(),
         ),
         _ => {
             return Err(CliError::Usage(format!(

@@ -28,10 +28,13 @@ const MAX_TEXT: usize = 1 << 16;
 /// An engine as a unit names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QueuedEngine {
-    /// The worker's own Wedge (over NBoard, no book) with these weights and ProbCut model.
+    /// The worker's own Wedge (over NBoard, no book) with these weights and ProbCut model,
+    /// and the solver's weights and model that guide its untimed solves (none: the weights
+    /// themselves), so that it plays the games a local Wedge would.
     Wedge {
         weights_checksum: u64,
         probcut_checksum: u64,
+        solver: Option<SolverChecksums>,
         hash_mb: u32,
     },
     /// An engine the worker was given with `--engine NAME=COMMAND`.
@@ -39,6 +42,13 @@ pub enum QueuedEngine {
         name: String,
         protocol: EngineProtocol,
     },
+}
+
+/// The checksums of a side's solver weights and their ProbCut model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverChecksums {
+    pub weights: u64,
+    pub probcut: u64,
 }
 
 /// One side of the match.
@@ -93,12 +103,18 @@ fn write_side(w: &mut Writer, side: &QueuedSide) {
         QueuedEngine::Wedge {
             weights_checksum,
             probcut_checksum,
+            solver,
             hash_mb,
         } => {
-            w.u8(0);
+            // Kind 0 is a Wedge without solver weights, kind 3 one with them.
+            w.u8(if solver.is_some() { 3 } else { 0 });
             w.u64(*weights_checksum);
             w.u64(*probcut_checksum);
             w.u32(*hash_mb);
+            if let Some(s) = solver {
+                w.u64(s.weights);
+                w.u64(s.probcut);
+            }
         }
         QueuedEngine::Named { name, protocol } => {
             w.u8(1 + u8::from(*protocol == EngineProtocol::Gtp));
@@ -115,15 +131,24 @@ fn read_side(
 ) -> Result<QueuedSide, MessageError> {
     let kind = r.u8().map_err(t)?;
     let engine = match kind {
-        0 => {
+        0 | 3 => {
             let (weights_checksum, probcut_checksum) = (r.u64().map_err(t)?, r.u64().map_err(t)?);
             let hash_mb = r.u32().map_err(t)?;
             if !(1..=65536).contains(&hash_mb) {
                 return Err(invalid(format!("a table of {hash_mb} MB")));
             }
+            let solver = if kind == 3 {
+                Some(SolverChecksums {
+                    weights: r.u64().map_err(t)?,
+                    probcut: r.u64().map_err(t)?,
+                })
+            } else {
+                None
+            };
             QueuedEngine::Wedge {
                 weights_checksum,
                 probcut_checksum,
+                solver,
                 hash_mb,
             }
         }
@@ -393,6 +418,7 @@ mod tests {
                     engine: QueuedEngine::Wedge {
                         weights_checksum: 1,
                         probcut_checksum: 2,
+                        solver: None,
                         hash_mb: 16,
                     },
                     depth: Some(4),
@@ -430,6 +456,25 @@ mod tests {
             let mut bad = bytes.clone();
             bad[i] ^= 0x40;
             assert!(MatchUnit::from_bytes(&bad).is_err(), "byte {i}");
+        }
+        // A side with solver weights round-trips too.
+        let mut solving = unit.clone();
+        solving.sides[1].engine = QueuedEngine::Wedge {
+            weights_checksum: 3,
+            probcut_checksum: 4,
+            solver: Some(SolverChecksums {
+                weights: 5,
+                probcut: 6,
+            }),
+            hash_mb: 64,
+        };
+        let bytes = solving.to_bytes();
+        assert_eq!(MatchUnit::from_bytes(&bytes), Ok(solving.clone()));
+        for cut in [bytes.len() - 9, bytes.len() / 2] {
+            assert!(
+                MatchUnit::from_bytes(&bytes[..cut]).is_err(),
+                "cut at {cut}"
+            );
         }
         let mut odd = unit.clone();
         odd.sides[1].engine = QueuedEngine::Named {

@@ -362,6 +362,7 @@ async fn engine_spec(
         QueuedEngine::Wedge {
             weights_checksum,
             probcut_checksum,
+            solver,
             hash_mb,
         } => {
             let (w, p) = files
@@ -372,8 +373,22 @@ async fn engine_spec(
                 source,
             })?;
             let quote = |p: &std::path::Path| format!("\"{}\"", p.display());
+            // Without solver weights the play weights guide solves, as they do locally (the
+            // cache holds no `solver.wts` beside them).
+            let solver_options = match solver {
+                Some(s) => {
+                    let (sw, sp) = files.model_files(s.weights, s.probcut).await?;
+                    format!(
+                        " --solver-weights {} --solver-probcut {}",
+                        quote(&sw),
+                        quote(&sp)
+                    )
+                }
+                None => String::new(),
+            };
             let command = format!(
-                "{} --log warn --hash {hash_mb} --weights {} --probcut {} --no-book nboard",
+                "{} --log warn --hash {hash_mb} --weights {} --probcut {}{solver_options} \
+                 --no-book nboard",
                 quote(&exe),
                 quote(&w),
                 quote(&p)

@@ -74,6 +74,9 @@ pub struct EngineBuilder {
     /// `--solver-weights` (none: [`SOLVER_WEIGHTS_FILE`] beside the weights when present,
     /// else the weights themselves guide solves).
     pub solver_weights: Option<PathBuf>,
+    /// `--solver-probcut` (none: the `.probcut` file beside the solver's weights, else no
+    /// model).
+    pub solver_probcut: Option<PathBuf>,
     pub hash_mb: usize,
     pub threads: usize,
     pub book: BookOptions,
@@ -159,8 +162,9 @@ impl EngineBuilder {
         match self.solver_weights_path() {
             Some(path) => EngineBuilder {
                 weights: Some(path),
-                probcut: None,
+                probcut: self.solver_probcut.clone(),
                 solver_weights: None,
+                solver_probcut: None,
                 ..self.clone()
             },
             None => self.clone(),

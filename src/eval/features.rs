@@ -1,4 +1,4 @@
-//! The incremental pattern state: the ternary indices of all 46 instances, updated when a move
+//! The incremental pattern state: the ternary indices of all pattern instances, updated when a move
 //! is made (placed disc plus flips) and restored on undo by copying (the state is a small
 //! `Copy` value, so the search keeps one per ply: no allocation, no undo bookkeeping).
 //!

@@ -464,7 +464,9 @@ mod tests {
     fn test_weights_round_trip_through_the_file_format() {
         let w = test_weights(2, 3);
         let bytes = w.to_bytes().unwrap();
-        assert!(bytes.len() < 1_000_000);
+        // Header, description, 8 bytes a table, 2 a weight, the checksum.
+        let header = 36 + w.description.len() + 8 * w.tables.len();
+        assert_eq!(bytes.len(), header + 2 * w.data.len() + 8);
         let back = Weights::from_bytes(&bytes).unwrap();
         assert_eq!(back, w);
         let (a, b) = (

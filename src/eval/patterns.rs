@@ -5,9 +5,10 @@
 //!
 //! # Patterns
 //!
-//! Eleven pattern types in the Logistello/Edax tradition, each given by its *base* squares
-//! (below, for the a1 corner / first row); its instances are the images of the base under the
-//! 8 board symmetries, duplicates (same square set) dropped:
+//! Ten pattern types in the Logistello/Edax tradition and five shapes that join a corner or an
+//! edge to the squares beside it, each given by its *base* squares (below, for the a1
+//! corner / first row); its instances are the images of the base under the 8 board
+//! symmetries, duplicates (same square set) dropped:
 //!
 //! | type | squares | base | instances |
 //! |---|---|---|---|
@@ -16,12 +17,21 @@
 //! | corner 2x5 | 10 | a1-e1, a2-e2 | 8 |
 //! | line 2 / 3 / 4 | 8 | a2-h2 / a3-h3 / a4-h4 | 4 each |
 //! | diagonal 8 | 8 | a1-h8 | 2 |
-//! | diagonal 7 / 6 / 5 / 4 | 7 / 6 / 5 / 4 | b1-h7 / c1-h6 / d1-h5 / e1-h4 | 4 each |
+//! | diagonal 7 / 6 / 5 | 7 / 6 / 5 | b1-h7 / c1-h6 / d1-h5 | 4 each |
+//! | triangle | 10 | a1-d1, a2-c2, a3-b3, a4 | 4 |
+//! | diagonal 8 + 2 C | 10 | a1-h8, b1, a2 | 4 |
+//! | diagonal 7 + 2 corners | 9 | b1-h7, a1, h8 | 4 |
+//! | edge middle + row 2 | 10 | b1-g1, c2-f2 | 4 |
+//! | kite | 10 | a1-d1, a2-a4, b2, c3, d4 | 4 |
 //!
-//! 46 instances in all. The index of an instance is ternary, one digit per square
-//! (0 empty, 1 the side to move, 2 the opponent), the digit of the k-th base square (in
-//! ascending square order) weighted 3^k; instance `(type, σ)` reads square `σ(base_k)`. So the
-//! from-scratch index is `B2T[pext(σ⁻¹(player), mask)] + 2 * B2T[pext(σ⁻¹(opponent), mask)]`.
+//! 62 instances in all, so that the incremental state fills 64 lanes: the short diagonal e1-h4,
+//! mostly covered by the corner 3x3 and the edges, was dropped for that (the five shapes and
+//! that choice were measured: `docs/tuning.md`, session 55).
+//!
+//! The index of an instance is ternary, one digit per square (0 empty, 1 the side to move, 2
+//! the opponent), the digit of the k-th base square (in ascending square order) weighted 3^k;
+//! instance `(type, σ)` reads square `σ(base_k)`. So the from-scratch index is
+//! `B2T[pext(σ⁻¹(player), mask)] + 2 * B2T[pext(σ⁻¹(opponent), mask)]`.
 //!
 //! Symmetries that map a base onto itself (the mirror of an edge, the diagonal of a corner
 //! block, the reversal of a diagonal) permute its digits; indices related that way describe the
@@ -42,9 +52,9 @@ use crate::board::{Board, Square, Symmetry};
 use std::sync::OnceLock;
 
 /// Number of pattern types.
-pub const N_PATTERN_TYPES: usize = 11;
+pub const N_PATTERN_TYPES: usize = 15;
 /// Number of pattern instances (all symmetric images).
-pub const N_INSTANCES: usize = 46;
+pub const N_INSTANCES: usize = 62;
 /// Number of scalar tables (mobility x2, potential mobility x2, parity, bias).
 pub const N_SCALAR_TABLES: usize = 6;
 /// All tables: the pattern types, then the scalar tables.
@@ -101,7 +111,11 @@ pub const TABLE_NAMES: [&str; N_TABLES] = [
     "diag7",
     "diag6",
     "diag5",
-    "diag4",
+    "triangle",
+    "diag8+2C",
+    "diag7+2corners",
+    "edge-middle+row2",
+    "kite",
     "mobility(player)",
     "mobility(opponent)",
     "potential(player)",
@@ -132,7 +146,11 @@ pub const BASE_MASKS: [u64; N_PATTERN_TYPES] = [
     bits(&[1, 10, 19, 28, 37, 46, 55]),
     bits(&[2, 11, 20, 29, 38, 47]),
     bits(&[3, 12, 21, 30, 39]),
-    bits(&[4, 13, 22, 31]),
+    bits(&[0, 1, 2, 3, 8, 9, 10, 16, 17, 24]),
+    bits(&[0, 9, 18, 27, 36, 45, 54, 63, 1, 8]),
+    bits(&[1, 10, 19, 28, 37, 46, 55, 0, 63]),
+    bits(&[1, 2, 3, 4, 5, 6, 10, 11, 12, 13]),
+    bits(&[0, 1, 2, 3, 8, 16, 24, 9, 18, 27]),
 ];
 
 /// 3^k.
@@ -234,7 +252,7 @@ pub struct SquareEntry {
 pub const INDEX_LANES: usize = N_INSTANCES.div_ceil(16) * 16;
 
 /// Most instances one square belongs to.
-pub const MAX_PER_SQUARE: usize = 8;
+pub const MAX_PER_SQUARE: usize = 12;
 
 /// Every derived table of the pattern set, built once.
 #[derive(Debug)]
@@ -518,7 +536,7 @@ mod tests {
         for i in &l.instances {
             per_type[i.pattern as usize] += 1;
         }
-        assert_eq!(per_type, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(per_type, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4]);
         for sq in 0..64 {
             assert!(l.square_counts[sq] as usize <= MAX_PER_SQUARE);
         }
@@ -540,7 +558,12 @@ mod tests {
         assert_eq!(entries[3], (6561 + 81) / 2);
         assert_eq!(entries[6], (6561 + 81) / 2); // diag 8: reversal (transpose fixes it)
         assert_eq!(entries[7], (2187 + 81) / 2);
-        assert_eq!(entries[10], (81 + 9) / 2);
+        assert_eq!(entries[9], (243 + 27) / 2);
+        assert_eq!(entries[10], (59049 + 729) / 2); // triangle: transpose, a1 and b2 fixed
+        assert_eq!(entries[11], (59049 + 19683) / 2); // diag 8 + 2 C: transpose
+        assert_eq!(entries[12], (19683 + 243) / 2); // diag 7 + corners: the anti-diagonal
+        assert_eq!(entries[13], (59049 + 243) / 2); // edge middle: mirror
+        assert_eq!(entries[14], (59049 + 2187) / 2); // kite: transpose, its diagonal fixed
     }
 
     /// The folding numbers the classes of symmetric indices by their smallest index: the

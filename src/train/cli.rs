@@ -307,8 +307,10 @@ struct DataSources {
     wthor: usize,
     exact: usize,
     solve_empties: u32,
-    /// Self-play positions, labelled `search_weight` search value and the rest final result.
+    /// Self-play positions, `self_play_exact` of them solved in the game, the others labelled
+    /// `search_weight` search value and the rest final result.
     self_play: usize,
+    self_play_exact: usize,
     search_weight: f64,
 }
 
@@ -320,11 +322,16 @@ impl DataSources {
             exact: 0,
             solve_empties,
             self_play: 0,
+            self_play_exact: 0,
             search_weight,
         };
         for s in train {
             match s.kind {
                 LabelKind::SelfPlay => sources.self_play += 1,
+                LabelKind::SelfPlayExact => {
+                    sources.self_play += 1;
+                    sources.self_play_exact += 1;
+                }
                 kind => {
                     sources.wthor += 1;
                     sources.exact += usize::from(kind == LabelKind::Exact);
@@ -342,8 +349,9 @@ impl DataSources {
             self.wthor, self.exact, self.solve_empties
         );
         let self_play = format!(
-            "{} self-play positions (labels {} search, {} result)",
+            "{} self-play positions ({} exact solves, the others labelled {} search, {} result)",
             self.self_play,
+            self.self_play_exact,
             self.search_weight,
             1.0 - self.search_weight
         );
@@ -525,13 +533,22 @@ mod tests {
             LabelKind::Theoretical,
             LabelKind::FinalResult,
             LabelKind::SelfPlay,
+            LabelKind::SelfPlayExact,
         ];
         let train: Vec<LabelledPosition> = kinds
             .iter()
             .map(|&kind| LabelledPosition { kind, ..sample(0) })
             .collect();
         let sources = DataSources::count(&train, 18, 0.5);
-        assert_eq!((sources.wthor, sources.exact, sources.self_play), (4, 2, 1));
+        assert_eq!(
+            (
+                sources.wthor,
+                sources.exact,
+                sources.self_play,
+                sources.self_play_exact
+            ),
+            (4, 2, 2, 1)
+        );
     }
 
     #[test]
@@ -541,19 +558,21 @@ mod tests {
             exact: 0,
             solve_empties: 14,
             self_play: 1_000,
+            self_play_exact: 100,
             search_weight: 0.5,
         };
         assert_eq!(
             sources.describe(),
-            "1000 self-play positions (labels 0.5 search, 0.5 result)"
+            "1000 self-play positions (100 exact solves, the others labelled 0.5 search, 0.5 \
+             result)"
         );
         sources.wthor = 300;
         sources.exact = 200;
         assert_eq!(
             sources.describe(),
             "300 positions of WTHOR games before 2017 (200 exact solves at <= 14 empties, the rest \
-             theoretical scores or game results) and 1000 self-play positions (labels 0.5 search, \
-             0.5 result)"
+             theoretical scores or game results) and 1000 self-play positions (100 exact solves, \
+             the others labelled 0.5 search, 0.5 result)"
         );
         sources.self_play = 0;
         assert!(!sources.describe().contains("self-play"));

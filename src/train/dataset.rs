@@ -20,6 +20,8 @@ pub enum LabelKind {
     FinalResult = 2,
     /// A self-play position: a mix of its search value and its game's final result.
     SelfPlay = 3,
+    /// A self-play position near the end, valued by an exact solve in the game.
+    SelfPlayExact = 4,
 }
 
 impl LabelKind {
@@ -29,6 +31,7 @@ impl LabelKind {
             1 => Some(LabelKind::Theoretical),
             2 => Some(LabelKind::FinalResult),
             3 => Some(LabelKind::SelfPlay),
+            4 => Some(LabelKind::SelfPlayExact),
             _ => None,
         }
     }

@@ -44,7 +44,7 @@ pub fn selfplay_samples(
         for record in &batch.games {
             for s in record.samples(&batch.header.settings) {
                 let (label, kind) = match s.kind {
-                    ValueKind::Exact => (s.search, LabelKind::Exact),
+                    ValueKind::Exact => (s.search, LabelKind::SelfPlayExact),
                     ValueKind::Midgame { .. } => {
                         (labels.label(s.search, s.result), LabelKind::SelfPlay)
                     }
@@ -125,14 +125,16 @@ mod tests {
         for (s, p) in samples.iter().zip(&plain) {
             assert_eq!(s.board, p.board);
             match p.kind {
-                ValueKind::Exact => assert_eq!((s.label, s.kind), (p.search, LabelKind::Exact)),
+                ValueKind::Exact => {
+                    assert_eq!((s.label, s.kind), (p.search, LabelKind::SelfPlayExact))
+                }
                 ValueKind::Midgame { .. } => {
                     assert_eq!(s.label, labels.label(p.search, p.result));
                     assert_eq!(s.kind, LabelKind::SelfPlay);
                 }
             }
         }
-        assert!(samples.iter().any(|s| s.kind == LabelKind::Exact));
+        assert!(samples.iter().any(|s| s.kind == LabelKind::SelfPlayExact));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
