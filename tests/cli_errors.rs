@@ -77,6 +77,35 @@ fn missing_or_bad_solver_weights_are_refused_by_name() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--solver-probcut` with no solver's weights to apply it to (none given, and no `solver.wts`
+/// beside the weights) is refused by name instead of being ignored.
+#[test]
+fn a_solver_probcut_without_solver_weights_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("wedge-cli-solver-pc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let weights = dir.join("play.wts");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/default.wts");
+    std::fs::copy(shipped, &weights).unwrap();
+    let model = dir.join("model.probcut");
+    let script = format!(
+        "exec \"$WEDGE\" --no-book --weights {} --solver-probcut {} nboard",
+        weights.display(),
+        model.display()
+    );
+    let out = shell(&script, b"nboard 2\nping 1\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "wedge: --solver-probcut {}: no solver's weights to go with it (give \
+             --solver-weights, or put solver.wts beside the weights)",
+            model.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_huge_bad_obf_line_is_quoted_in_part() {
     let dir = std::env::temp_dir().join(format!("wedge-cli-obf-{}", std::process::id()));

@@ -23,6 +23,12 @@ pub enum BuildError {
     MissingWeights(PathBuf),
     #[error("--solver-weights {}: no such file", .0.display())]
     MissingSolverWeights(PathBuf),
+    #[error(
+        "--solver-probcut {}: no solver's weights to go with it (give --solver-weights, or put \
+         solver.wts beside the weights)",
+        .0.display()
+    )]
+    SolverProbcutWithoutSolverWeights(PathBuf),
     #[error(transparent)]
     Weights(#[from] WeightsError),
     #[error(transparent)]
@@ -175,7 +181,10 @@ impl EngineBuilder {
     /// [`EngineBuilder::probcut`] finds the play weights' one: beside the file, else none).
     fn solver_files(&self) -> Result<Option<(PathBuf, ProbCutModel)>, BuildError> {
         let Some(path) = self.solver_weights_path() else {
-            return Ok(None);
+            return match &self.solver_probcut {
+                Some(model) => Err(BuildError::SolverProbcutWithoutSolverWeights(model.clone())),
+                None => Ok(None),
+            };
         };
         if !path.is_file() {
             return Err(BuildError::MissingSolverWeights(path));
