@@ -127,10 +127,10 @@ fn queued_side(
 ) -> Result<(QueuedSide, Vec<(Weights, Model)>), CliError> {
     let wedge = |builder: EngineBuilder| -> Result<_, CliError> {
         let (weights, model) = super::common::queue_model(&builder)?;
-        let solver = builder
-            .solver_weights_path()
-            .map(|_| super::common::queue_model(&builder.for_solves()))
-            .transpose()?;
+        let solver = match builder.solver_weights_path()? {
+            Some(_) => Some(super::common::queue_model(&builder.for_solves()?)?),
+            None => None,
+        };
         let engine = QueuedEngine::Wedge {
             weights_checksum: model.weights_checksum,
             probcut_checksum: model.probcut_checksum,

@@ -68,7 +68,7 @@ pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
         Some(url) => {
             // Exact and win/loss/draw solves search with the solver's weights, as locally.
             let builder = match search {
-                SolveSearch::Exact | SolveSearch::WinLossDraw => builder.for_solves(),
+                SolveSearch::Exact | SolveSearch::WinLossDraw => builder.for_solves()?,
                 _ => builder,
             };
             let (weights, model) = super::common::queue_model(&builder)?;

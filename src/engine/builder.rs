@@ -149,23 +149,30 @@ impl EngineBuilder {
 
     /// The weights that guide untimed solves (`Searcher::with_solver`): `--solver-weights`,
     /// else [`SOLVER_WEIGHTS_FILE`] beside the weights when present, else none (the play
-    /// weights guide them too).
-    pub fn solver_weights_path(&self) -> Option<PathBuf> {
-        match &self.solver_weights {
+    /// weights guide them too). A `--solver-probcut` with no solver's weights to go with it
+    /// is an error here, where every use of the solver's files starts.
+    pub fn solver_weights_path(&self) -> Result<Option<PathBuf>, BuildError> {
+        let path = match &self.solver_weights {
             Some(p) => Some(p.clone()),
             None => self
                 .weights_path()
                 .ok()
                 .map(|w| w.with_file_name(SOLVER_WEIGHTS_FILE))
                 .filter(|p| p.is_file()),
+        };
+        match (&path, &self.solver_probcut) {
+            (None, Some(model)) => {
+                Err(BuildError::SolverProbcutWithoutSolverWeights(model.clone()))
+            }
+            _ => Ok(path),
         }
     }
 
     /// The same assembled for solves alone: the solver's weights (when there are any) as the
     /// weights, with their own ProbCut model. What a queue's solve units are sent, so that
     /// workers search as a local solve does.
-    pub fn for_solves(&self) -> EngineBuilder {
-        match self.solver_weights_path() {
+    pub fn for_solves(&self) -> Result<EngineBuilder, BuildError> {
+        Ok(match self.solver_weights_path()? {
             Some(path) => EngineBuilder {
                 weights: Some(path),
                 probcut: self.solver_probcut.clone(),
@@ -174,22 +181,19 @@ impl EngineBuilder {
                 ..self.clone()
             },
             None => self.clone(),
-        }
+        })
     }
 
     /// The solver's weights file, checked to exist, and its ProbCut model (found as
     /// [`EngineBuilder::probcut`] finds the play weights' one: beside the file, else none).
     fn solver_files(&self) -> Result<Option<(PathBuf, ProbCutModel)>, BuildError> {
-        let Some(path) = self.solver_weights_path() else {
-            return match &self.solver_probcut {
-                Some(model) => Err(BuildError::SolverProbcutWithoutSolverWeights(model.clone())),
-                None => Ok(None),
-            };
+        let Some(path) = self.solver_weights_path()? else {
+            return Ok(None);
         };
         if !path.is_file() {
             return Err(BuildError::MissingSolverWeights(path));
         }
-        Ok(Some((path, self.for_solves().probcut()?)))
+        Ok(Some((path, self.for_solves()?.probcut()?)))
     }
 
     /// A searcher of the evaluation and its ProbCut model, with the table and threads asked.
@@ -316,4 +320,38 @@ fn with_solver_files(
         }
         None => searcher,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Solves sent to a queue take their files from `for_solves`, so it refuses a solver's
+    /// ProbCut model with no solver's weights as the local searcher does.
+    #[test]
+    fn for_solves_refuses_a_solver_probcut_without_solver_weights() {
+        let dir = std::env::temp_dir().join(format!("wedge-no-solver-{}", std::process::id()));
+        let builder = EngineBuilder {
+            weights: Some(dir.join("play.wts")),
+            probcut: None,
+            solver_weights: None,
+            solver_probcut: Some(dir.join("model.probcut")),
+            hash_mb: 1,
+            threads: 1,
+            book: BookOptions::default(),
+        };
+        let e = builder.for_solves().unwrap_err();
+        assert!(
+            matches!(&e, BuildError::SolverProbcutWithoutSolverWeights(p) if *p == dir.join("model.probcut")),
+            "{e}"
+        );
+        let without = EngineBuilder {
+            solver_probcut: None,
+            ..builder
+        };
+        assert_eq!(
+            without.for_solves().unwrap().weights,
+            Some(dir.join("play.wts"))
+        );
+    }
 }
