@@ -106,6 +106,30 @@ fn a_solver_probcut_without_solver_weights_is_refused_by_name() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A depth search on a queue searches with `--weights` alone, so the solver's files named for
+/// it are refused by name, before any connection, instead of being ignored.
+#[test]
+fn solver_files_for_a_queued_depth_search_are_refused_by_name() {
+    let obf = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/heldout-2017-2020.obf");
+    for flag in ["--solver-weights", "--solver-probcut"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .args([flag, "elsewhere.wts", "solve", obf, "--depth", "4"])
+            .args(["--queue", "nats://127.0.0.1:9"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            format!(
+                "wedge: {flag} elsewhere.wts: a --depth search on a queue searches with --weights \
+                 alone (the solver's files guide exact and --wld solves); leave it out, or search \
+                 without --queue"
+            )
+        );
+    }
+}
+
 #[test]
 fn a_huge_bad_obf_line_is_quoted_in_part() {
     let dir = std::env::temp_dir().join(format!("wedge-cli-obf-{}", std::process::id()));

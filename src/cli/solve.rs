@@ -66,10 +66,26 @@ pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
             summary
         }
         Some(url) => {
-            // Exact and win/loss/draw solves search with the solver's weights, as locally.
+            // Exact and win/loss/draw solves search with the solver's weights, as locally. A
+            // unit carries one evaluation, so a depth search on a queue has no use for the
+            // solver's files: given by name, they are refused rather than ignored.
             let builder = match search {
                 SolveSearch::Exact | SolveSearch::WinLossDraw => builder.for_solves()?,
-                _ => builder,
+                SolveSearch::Depth { .. } => {
+                    let named = [
+                        ("--solver-weights", &common.solver_weights),
+                        ("--solver-probcut", &common.solver_probcut),
+                    ];
+                    if let Some((flag, Some(path))) = named.iter().find(|(_, p)| p.is_some()) {
+                        return Err(CliError::Usage(format!(
+                            "{flag} {}: a --depth search on a queue searches with --weights \
+                             alone (the solver's files guide exact and --wld solves); leave it \
+                             out, or search without --queue",
+                            path.display()
+                        )));
+                    }
+                    builder
+                }
             };
             let (weights, model) = super::common::queue_model(&builder)?;
             let how = QueueSolve {
