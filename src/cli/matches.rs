@@ -127,8 +127,8 @@ fn queued_side(
 ) -> Result<(QueuedSide, Vec<(Weights, Model)>), CliError> {
     let wedge = |builder: EngineBuilder| -> Result<_, CliError> {
         let (weights, model) = super::common::queue_model(&builder)?;
-        let solver = match builder.solver_weights_path()? {
-            Some(_) => Some(super::common::queue_model(&builder.for_solves()?)?),
+        let solver = match builder.solver_builder()? {
+            Some(solver) => Some(super::common::queue_model(&solver)?),
             None => None,
         };
         let engine = QueuedEngine::Wedge {

@@ -76,7 +76,8 @@ pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
                         ("--solver-weights", &common.solver_weights),
                         ("--solver-probcut", &common.solver_probcut),
                     ];
-                    if let Some((flag, Some(path))) = named.iter().find(|(_, p)| p.is_some()) {
+                    let given = named.iter().find_map(|(f, p)| p.as_ref().map(|p| (f, p)));
+                    if let Some((flag, path)) = given {
                         return Err(CliError::Usage(format!(
                             "{flag} {}: a --depth search on a queue searches with --weights \
                              alone (the solver's files guide exact and --wld solves); leave it \

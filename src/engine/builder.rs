@@ -147,11 +147,13 @@ impl EngineBuilder {
         }
     }
 
-    /// The weights that guide untimed solves (`Searcher::with_solver`): `--solver-weights`,
-    /// else [`SOLVER_WEIGHTS_FILE`] beside the weights when present, else none (the play
-    /// weights guide them too). A `--solver-probcut` with no solver's weights to go with it
-    /// is an error here, where every use of the solver's files starts.
-    pub fn solver_weights_path(&self) -> Result<Option<PathBuf>, BuildError> {
+    /// The builder of the solver's files alone, when there are any: the weights that guide
+    /// untimed solves (`Searcher::with_solver`; `--solver-weights`, else
+    /// [`SOLVER_WEIGHTS_FILE`] beside the weights when present) as the weights, with their own
+    /// ProbCut model. None: the play weights guide solves too. A `--solver-probcut` with no
+    /// solver's weights to go with it is an error here, where every use of the solver's files
+    /// starts.
+    pub fn solver_builder(&self) -> Result<Option<EngineBuilder>, BuildError> {
         let path = match &self.solver_weights {
             Some(p) => Some(p.clone()),
             None => self
@@ -160,40 +162,39 @@ impl EngineBuilder {
                 .map(|w| w.with_file_name(SOLVER_WEIGHTS_FILE))
                 .filter(|p| p.is_file()),
         };
-        match (&path, &self.solver_probcut) {
-            (None, Some(model)) => {
-                Err(BuildError::SolverProbcutWithoutSolverWeights(model.clone()))
-            }
-            _ => Ok(path),
-        }
-    }
-
-    /// The same assembled for solves alone: the solver's weights (when there are any) as the
-    /// weights, with their own ProbCut model. What a queue's solve units are sent, so that
-    /// workers search as a local solve does.
-    pub fn for_solves(&self) -> Result<EngineBuilder, BuildError> {
-        Ok(match self.solver_weights_path()? {
-            Some(path) => EngineBuilder {
+        match (path, &self.solver_probcut) {
+            (Some(path), _) => Ok(Some(EngineBuilder {
                 weights: Some(path),
                 probcut: self.solver_probcut.clone(),
                 solver_weights: None,
                 solver_probcut: None,
                 ..self.clone()
-            },
-            None => self.clone(),
-        })
+            })),
+            (None, Some(model)) => {
+                Err(BuildError::SolverProbcutWithoutSolverWeights(model.clone()))
+            }
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The same assembled for solves alone: [`EngineBuilder::solver_builder`] when there are
+    /// solver's files, else this builder. What a queue's solve units are sent, so that
+    /// workers search as a local solve does.
+    pub fn for_solves(&self) -> Result<EngineBuilder, BuildError> {
+        Ok(self.solver_builder()?.unwrap_or_else(|| self.clone()))
     }
 
     /// The solver's weights file, checked to exist, and its ProbCut model (found as
     /// [`EngineBuilder::probcut`] finds the play weights' one: beside the file, else none).
     fn solver_files(&self) -> Result<Option<(PathBuf, ProbCutModel)>, BuildError> {
-        let Some(path) = self.solver_weights_path()? else {
+        let Some(solver) = self.solver_builder()? else {
             return Ok(None);
         };
+        let path = solver.weights_path()?;
         if !path.is_file() {
             return Err(BuildError::MissingSolverWeights(path));
         }
-        Ok(Some((path, self.for_solves()?.probcut()?)))
+        Ok(Some((path, solver.probcut()?)))
     }
 
     /// A searcher of the evaluation and its ProbCut model, with the table and threads asked.
