@@ -127,10 +127,10 @@ fn queued_side(
 ) -> Result<(QueuedSide, Vec<(Weights, Model)>), CliError> {
     let wedge = |builder: EngineBuilder| -> Result<_, CliError> {
         let (weights, model) = super::common::queue_model(&builder)?;
-        let solver = match builder.solver_builder()? {
-            Some(solver) => Some(super::common::queue_model(&solver)?),
-            None => None,
-        };
+        let solver = builder
+            .solver_builder()?
+            .map(|solver| super::common::queue_model(&solver))
+            .transpose()?;
         let engine = QueuedEngine::Wedge {
             weights_checksum: model.weights_checksum,
             probcut_checksum: model.probcut_checksum,
