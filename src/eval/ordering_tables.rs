@@ -24,14 +24,16 @@ pub struct OrderingTables {
 }
 
 impl OrderingTables {
-    /// From one phase's pattern and scalar entries at `scale` weight units per disc. Pattern
-    /// entries beyond a byte's range (about ±32 discs) are clamped.
-    pub fn new(patterns: &[i16], scalars: &[i16], scale: i32) -> OrderingTables {
+    /// From one phase's pattern and scalar entries at `scale` weight units per disc, the
+    /// pattern entries followed by `padding` zeros. Pattern entries beyond a byte's range
+    /// (about ±32 discs) are clamped.
+    pub fn new(patterns: &[i16], scalars: &[i16], scale: i32, padding: usize) -> OrderingTables {
         let to_order = |x: i16, step: i32| rounded_div(i32::from(x) * ORDER_SCALE, scale * step);
         OrderingTables {
             patterns: patterns
                 .iter()
                 .map(|&x| to_order(x, PATTERN_STEP).clamp(-127, 127) as i8)
+                .chain(std::iter::repeat_n(0, padding))
                 .collect(),
             scalars: scalars
                 .iter()

@@ -7,13 +7,18 @@ use super::features::Features;
 use super::ordering_tables::{OrderingTables, ORDER_PHASE_EMPTIES, PATTERN_STEP};
 use super::patterns::{
     layout, phase, scalar_indices, scalar_indices_knowing, TableKind, N_INSTANCES, N_PATTERN_TYPES,
-    N_SCALAR_TABLES, N_TABLES,
+    N_SCALAR_TABLES, N_TABLES, PATTERN_BLOCK_ENTRIES,
 };
 use super::weights::{TableHeader, Weights, WeightsError, WeightsErrorKind};
 use super::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 use crate::board::Board;
 use crate::rng::Rng;
 use std::path::Path;
+
+/// A power of two at least one perspective block's entries: each lookup is masked into a window
+/// of this many entries, so the compiler drops its bounds check.
+const PATTERN_WINDOW: usize = 1 << 20;
+const _: () = assert!(PATTERN_BLOCK_ENTRIES <= PATTERN_WINDOW);
 
 /// The pattern evaluation with its weights unfolded for fast lookup.
 #[derive(Clone, Debug)]
@@ -108,7 +113,9 @@ impl PatternEval {
             *o = type_offset[inst.pattern as usize];
         }
         let per_phase = w.per_phase();
-        let mut patterns = vec![0i16; w.n_phases * 2 * pattern_block];
+        debug_assert_eq!(pattern_block, PATTERN_BLOCK_ENTRIES);
+        let mut patterns =
+            vec![0i16; w.n_phases * 2 * pattern_block + PATTERN_WINDOW - pattern_block];
         let mut scalars = vec![0i16; w.n_phases * scalar_block];
         for ph in 0..w.n_phases {
             let file = &w.data[ph * per_phase..(ph + 1) * per_phase];
@@ -140,6 +147,7 @@ impl PatternEval {
             &patterns[oph * 2 * pattern_block..(oph + 1) * 2 * pattern_block],
             &scalars[oph * scalar_block..(oph + 1) * scalar_block],
             w.scale as i32,
+            PATTERN_WINDOW - pattern_block,
         );
         Ok(PatternEval {
             ordering,
@@ -188,10 +196,12 @@ impl PatternEval {
     ) -> i32 {
         let ph = phase(board.empty_count(), self.n_phases);
         let base = (ph * 2 + usize::from(features.swapped)) * self.pattern_block;
-        let w = &self.patterns[base..base + self.pattern_block];
+        let w: &[i16; PATTERN_WINDOW] = self.patterns[base..base + PATTERN_WINDOW]
+            .try_into()
+            .expect("pattern tables padded to a full window");
         let mut sum = 0i32;
         for (off, &idx) in self.instance_offset.iter().zip(features.idx.iter()) {
-            sum += i32::from(w[*off as usize + idx as usize]);
+            sum += i32::from(w[(*off as usize + idx as usize) & (PATTERN_WINDOW - 1)]);
         }
         let sbase = ph * self.scalar_block;
         let s = &self.scalars[sbase..sbase + self.scalar_block];
@@ -249,10 +259,12 @@ impl Evaluator for PatternEval {
         let sc = scalar_indices_knowing(board, moves, potential);
         // The full evaluation's loop over the compact tables of one phase.
         let base = usize::from(state.swapped) * self.pattern_block;
-        let w = &self.ordering.patterns[base..base + self.pattern_block];
+        let w: &[i8; PATTERN_WINDOW] = self.ordering.patterns[base..base + PATTERN_WINDOW]
+            .try_into()
+            .expect("ordering tables padded to a full window");
         let mut sum = 0i32;
         for (off, &idx) in self.instance_offset.iter().zip(state.idx.iter()) {
-            sum += i32::from(w[*off as usize + idx as usize]);
+            sum += i32::from(w[(*off as usize + idx as usize) & (PATTERN_WINDOW - 1)]);
         }
         sum *= PATTERN_STEP;
         for (off, &v) in self.scalar_offset.iter().zip(sc.iter()) {

@@ -164,6 +164,17 @@ pub const fn pow3(k: usize) -> usize {
     p
 }
 
+/// Raw entries of all pattern tables of one perspective: the sum of 3^squares over the types.
+pub const PATTERN_BLOCK_ENTRIES: usize = {
+    let mut n = 0;
+    let mut t = 0;
+    while t < N_PATTERN_TYPES {
+        n += pow3(BASE_MASKS[t].count_ones() as usize);
+        t += 1;
+    }
+    n
+};
+
 /// `B2T[b]`: the ternary number whose digits are the bits of `b` (bit k -> digit k, 3^k).
 static B2T: [u16; 1 << MAX_PATTERN_SQUARES] = {
     let mut t = [0u16; 1 << MAX_PATTERN_SQUARES];
