@@ -8,7 +8,7 @@ pub mod reference;
 pub mod square;
 pub mod symmetry;
 
-pub use square::{BadSquare, Move, Square, Squares, CORNERS};
+pub use square::{BadSquare, Move, Square, Squares, CORNERS, C_SQUARES, X_SQUARES};
 pub use symmetry::Symmetry;
 
 use std::fmt;

@@ -5,6 +5,10 @@ use std::str::FromStr;
 
 /// The four corners, a1, h1, a8 and h8, as a bitboard.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The squares beside a corner on an edge (b1, g1, a2, h2, a7, h7, b8, g8).
+pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+/// The squares diagonally next to a corner (b2, g2, b7, g7).
+pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 
 /// One of the 64 squares. Index `row * 8 + col`, `a1 = 0`, `h1 = 7`, `a8 = 56`, `h8 = 63`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

@@ -3,10 +3,7 @@
 
 use super::{Evaluator, EIGHTHS_PER_DISC};
 use crate::board::movegen::{legal_moves, potential_moves};
-use crate::board::{Board, CORNERS};
-
-const X_SQUARES: u64 = 0x0042_0000_0000_4200;
-const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+use crate::board::{Board, CORNERS, C_SQUARES, X_SQUARES};
 
 /// Mobility, potential mobility and corner knowledge, scaled to discs.
 #[derive(Clone, Copy, Debug, Default)]

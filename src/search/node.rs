@@ -29,6 +29,7 @@ use super::tt::{MoveHint, Stored, NO_SELECTIVITY};
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
 use crate::board::Board;
+use crate::board::{CORNERS, C_SQUARES, X_SQUARES};
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS, ORDER_SCALE};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -1006,9 +1007,9 @@ impl<E: Evaluator> Context<'_, E> {
         best
     }
 
-    /// Null-window search one ply deep: the children's evaluations in square order, each
-    /// move's flips computed only when it is reached (no move list, so nothing is computed
-    /// for the moves after a cut-off).
+    /// Null-window search one ply deep: the children's evaluations, corners first and the
+    /// squares next to a corner last (C before X), each move's flips computed only when it is
+    /// reached (no move list, so nothing is computed for the moves after a cut-off).
     fn nws_one_ply(
         &mut self,
         player: u64,
@@ -1018,17 +1019,24 @@ impl<E: Evaluator> Context<'_, E> {
         moves: u64,
     ) -> i32 {
         let mut best = i32::MIN;
-        let mut m = moves;
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let f = flips(sq, player, opponent);
-            let cs = self.eval.play(state, sq, f);
-            let v = -self.nws(opponent ^ f, player ^ f ^ (1u64 << sq), &cs, -alpha - 1, 0);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    break;
+        for group in [
+            moves & CORNERS,
+            moves & !(CORNERS | C_SQUARES | X_SQUARES),
+            moves & C_SQUARES,
+            moves & X_SQUARES,
+        ] {
+            let mut m = group;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(sq, player, opponent);
+                let cs = self.eval.play(state, sq, f);
+                let v = -self.nws(opponent ^ f, player ^ f ^ (1u64 << sq), &cs, -alpha - 1, 0);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return best;
+                    }
                 }
             }
         }
