@@ -16,7 +16,8 @@ use crate::rng::Rng;
 use std::path::Path;
 
 /// A power of two at least one perspective block's entries: each lookup is masked into a window
-/// of this many entries, so the compiler drops its bounds check.
+/// of this many entries that the allocation holds whole, so the compiler drops its bounds check
+/// (an index past its table would read a wrong entry, never outside the tables).
 const PATTERN_WINDOW: usize = 1 << 20;
 const _: () = assert!(PATTERN_BLOCK_ENTRIES <= PATTERN_WINDOW);
 
