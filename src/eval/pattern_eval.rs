@@ -32,7 +32,8 @@ pub struct PatternEval {
     eighths_shift: Option<u32>,
     n_phases: usize,
     /// Per phase, two perspective blocks (side to move = digit 1, then = digit 2), each the
-    /// raw tables of all pattern types back to back.
+    /// raw tables of all pattern types back to back; then zeros, so that a window of
+    /// [`PATTERN_WINDOW`] entries from the last block's start stays inside.
     patterns: Vec<i16>,
     /// Per phase, the scalar tables back to back.
     scalars: Vec<i16>,
