@@ -37,8 +37,6 @@ pub struct PatternEval {
     patterns: Vec<i16>,
     /// Per phase, the scalar tables back to back.
     scalars: Vec<i16>,
-    /// Raw entries of all pattern tables together (one perspective block).
-    pattern_block: usize,
     scalar_block: usize,
     /// Offset of each instance's table within a perspective block.
     instance_offset: [u32; N_INSTANCES],
@@ -99,10 +97,12 @@ impl PatternEval {
         }
         let l = layout();
         let mut type_offset = [0u32; N_PATTERN_TYPES];
-        let mut pattern_block = 0usize;
+        // One perspective block: the raw tables of all pattern types back to back.
+        let pattern_block = PATTERN_BLOCK_ENTRIES;
+        let mut next = 0usize;
         for (t, off) in type_offset.iter_mut().enumerate() {
-            *off = pattern_block as u32;
-            pattern_block += l.specs[t].raw_entries as usize;
+            *off = next as u32;
+            next += l.specs[t].raw_entries as usize;
         }
         let mut scalar_offset = [0u32; N_SCALAR_TABLES];
         let mut scalar_block = 0usize;
@@ -115,7 +115,6 @@ impl PatternEval {
             *o = type_offset[inst.pattern as usize];
         }
         let per_phase = w.per_phase();
-        debug_assert_eq!(pattern_block, PATTERN_BLOCK_ENTRIES);
         let mut patterns =
             vec![0i16; w.n_phases * 2 * pattern_block + PATTERN_WINDOW - pattern_block];
         let mut scalars = vec![0i16; w.n_phases * scalar_block];
@@ -159,7 +158,6 @@ impl PatternEval {
             n_phases: w.n_phases,
             patterns,
             scalars,
-            pattern_block,
             scalar_block,
             instance_offset,
             scalar_offset,
@@ -197,7 +195,7 @@ impl PatternEval {
         sc: [u8; N_SCALAR_TABLES],
     ) -> i32 {
         let ph = phase(board.empty_count(), self.n_phases);
-        let base = (ph * 2 + usize::from(features.swapped)) * self.pattern_block;
+        let base = (ph * 2 + usize::from(features.swapped)) * PATTERN_BLOCK_ENTRIES;
         let w: &[i16; PATTERN_WINDOW] = self.patterns[base..base + PATTERN_WINDOW]
             .try_into()
             .expect("pattern tables padded to a full window");
@@ -260,7 +258,7 @@ impl Evaluator for PatternEval {
     fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
         // The full evaluation's loop over the compact tables of one phase.
-        let base = usize::from(state.swapped) * self.pattern_block;
+        let base = usize::from(state.swapped) * PATTERN_BLOCK_ENTRIES;
         let w: &[i8; PATTERN_WINDOW] = self.ordering.patterns[base..base + PATTERN_WINDOW]
             .try_into()
             .expect("ordering tables padded to a full window");

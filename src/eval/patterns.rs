@@ -556,6 +556,15 @@ mod tests {
     }
 
     #[test]
+    fn pattern_block_entries_is_the_layouts_raw_tables() {
+        let l = layout();
+        let raw: usize = (0..N_PATTERN_TYPES)
+            .map(|t| l.specs[t].raw_entries as usize)
+            .sum();
+        assert_eq!(raw, PATTERN_BLOCK_ENTRIES);
+    }
+
+    #[test]
     fn folded_sizes() {
         let l = layout();
         let entries: Vec<u32> = l.specs[..N_PATTERN_TYPES]
