@@ -2,10 +2,10 @@
 //! is made (placed disc plus flips) and restored on undo by copying (the state is a small
 //! `Copy` value, so the search keeps one per ply: no allocation, no undo bookkeeping).
 //!
-//! Indices are kept in a fixed colour frame: digit 1 is the side that was to move when the state
-//! was built, digit 2 the other; `swapped` says whether the side to move now is the other one.
-//! The evaluation reads the table of the right perspective instead of rewriting the indices
-//! after every move.
+//! Indices are kept from both sides' views: `stm` with the side to move as digit 1, `opp` with
+//! the opponent as digit 1. A move makes the old `opp` view (plus the move) the new `stm` one
+//! and the other way round, so the evaluation reads one table of one perspective, whichever
+//! side is to move, and the tables need no copy for the other side.
 
 use super::patterns::{indices, layout, INDEX_LANES, N_INSTANCES};
 use crate::board::Board;
@@ -13,22 +13,21 @@ use crate::board::Board;
 /// Pattern indices of a position, maintained incrementally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Raw ternary index of each instance, in the fixed colour frame (then zeros up to
+    /// Raw ternary index of each instance, side to move = digit 1 (then zeros up to
     /// [`INDEX_LANES`]).
-    pub idx: [u16; INDEX_LANES],
-    /// True when the side to move is digit 2 of the frame.
-    pub swapped: bool,
+    pub stm: [u16; INDEX_LANES],
+    /// The same with the opponent as digit 1.
+    pub opp: [u16; INDEX_LANES],
 }
 
 impl Features {
-    /// The indices of `board` computed from scratch (the side to move is digit 1).
+    /// The indices of `board` computed from scratch.
     pub fn new(board: &Board) -> Features {
-        let mut idx = [0u16; INDEX_LANES];
-        idx[..N_INSTANCES].copy_from_slice(&indices(board));
-        Features {
-            idx,
-            swapped: false,
-        }
+        let mut stm = [0u16; INDEX_LANES];
+        stm[..N_INSTANCES].copy_from_slice(&indices(board));
+        let mut opp = [0u16; INDEX_LANES];
+        opp[..N_INSTANCES].copy_from_slice(&indices(&board.pass()));
+        Features { stm, opp }
     }
 
     /// Updates the state for the side to move playing `sq` (0..64) and flipping `flips`.
@@ -48,18 +47,18 @@ impl Features {
             }
         }
         let placed = &powers[sq & 63];
-        // In the fixed frame the mover is digit 1 (flips 2 -> 1 subtract 3^k) or digit 2
-        // (flips 1 -> 2 add 3^k).
-        if self.swapped {
-            for ((x, &p), &s) in self.idx.iter_mut().zip(placed).zip(&flipped) {
-                *x = x.wrapping_add(p.wrapping_mul(2)).wrapping_add(s);
-            }
-        } else {
-            for ((x, &p), &s) in self.idx.iter_mut().zip(placed).zip(&flipped) {
-                *x = x.wrapping_add(p).wrapping_sub(s);
-            }
+        // In the mover's view the mover is digit 1 (flips 2 -> 1 subtract 3^k); that view is
+        // the opponent's after the move. In the other view the mover is digit 2 (flips 1 -> 2
+        // add 3^k); it becomes the side to move's.
+        let mut next_opp = self.stm;
+        for ((x, &p), &s) in next_opp.iter_mut().zip(placed).zip(&flipped) {
+            *x = x.wrapping_add(p).wrapping_sub(s);
         }
-        self.swapped = !self.swapped;
+        for ((x, &p), &s) in self.opp.iter_mut().zip(placed).zip(&flipped) {
+            *x = x.wrapping_add(p.wrapping_mul(2)).wrapping_add(s);
+        }
+        self.stm = self.opp;
+        self.opp = next_opp;
     }
 
     /// The state after a move, leaving `self` as it was (the search's make/undo by copy).
@@ -73,23 +72,7 @@ impl Features {
     /// Updates the state for a pass.
     #[inline]
     pub fn pass(&mut self) {
-        self.swapped = !self.swapped;
-    }
-
-    /// The indices seen from the side to move (digit 1 = side to move): equal to
-    /// [`Features::new`] of the current board. For tests and tools; the evaluation reads the
-    /// frame indices directly.
-    pub fn side_to_move_indices(&self) -> [u16; N_INSTANCES] {
-        let mut out = [0u16; N_INSTANCES];
-        out.copy_from_slice(&self.idx[..N_INSTANCES]);
-        if !self.swapped {
-            return out;
-        }
-        let l = layout();
-        for (o, inst) in out.iter_mut().zip(l.instances.iter()) {
-            *o = l.swap[inst.pattern as usize][*o as usize];
-        }
-        out
+        std::mem::swap(&mut self.stm, &mut self.opp);
     }
 }
 
@@ -109,7 +92,7 @@ mod tests {
             let mut board = Board::START;
             let mut feat = Features::new(&board);
             loop {
-                assert_eq!(feat.side_to_move_indices(), indices(&board));
+                assert_eq!(feat, Features::new(&board));
                 positions += 1;
                 match rng.random_move(&board) {
                     None => break,

@@ -1,7 +1,7 @@
 //! The endgame ordering's evaluation: one phase of the pattern evaluation's tables, compacted
 //! (pattern entries in bytes of a quarter disc), so that the children's evaluations that order
-//! endgame moves read about 850 KB (330 KB with the eleven pattern types before round 2)
-//! instead of the full tables of several phases (about 1.7 MB a phase).
+//! endgame moves read about 420 KB instead of the full tables of several phases (about 850 KB
+//! a phase).
 
 use super::patterns::{N_INSTANCES, N_SCALAR_TABLES};
 use super::ORDER_SCALE;
@@ -15,7 +15,7 @@ pub const ORDER_PHASE_EMPTIES: u32 = 17;
 pub const PATTERN_STEP: i32 = 4;
 
 /// One phase's tables in ordering units ([`ORDER_SCALE`] per disc), laid out as the pattern
-/// evaluation's: pattern entries (both perspectives, then the padding its reads' window needs)
+/// evaluation's: pattern entries (then the padding its reads' window needs)
 /// as bytes of [`PATTERN_STEP`] units, scalar entries as they are.
 #[derive(Clone, Debug)]
 pub struct OrderingTables {

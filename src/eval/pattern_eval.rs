@@ -1,5 +1,5 @@
 //! The pattern evaluation: weights from a [`Weights`] file unfolded into run-time tables (one
-//! per phase and per perspective), evaluated from scratch ([`Evaluator`]) or from an incremental
+//! block per phase, read from the side to move's view), evaluated from scratch ([`Evaluator`]) or from an incremental
 //! [`Features`] state ([`PatternEval::eval_features`]); and a small deterministic weights
 //! generator for tests, so no test depends on the trained file.
 
@@ -15,10 +15,10 @@ use crate::board::Board;
 use crate::rng::Rng;
 use std::path::Path;
 
-/// A power of two at least one perspective block's entries: each lookup is masked into a window
+/// A power of two at least one phase block's entries: each lookup is masked into a window
 /// of this many entries that the allocation holds whole, so the compiler drops its bounds check
 /// (an index past its table would read a wrong entry, never outside the tables).
-const PATTERN_WINDOW: usize = 1 << 20;
+const PATTERN_WINDOW: usize = 1 << 19;
 const _: () = assert!(PATTERN_BLOCK_ENTRIES <= PATTERN_WINDOW);
 
 /// The pattern evaluation with its weights unfolded for fast lookup.
@@ -31,14 +31,14 @@ pub struct PatternEval {
     /// selective pass.
     eighths_shift: Option<u32>,
     n_phases: usize,
-    /// Per phase, two perspective blocks (side to move = digit 1, then = digit 2), each the
-    /// raw tables of all pattern types back to back; then zeros, so that a window of
-    /// [`PATTERN_WINDOW`] entries from the last block's start stays inside.
+    /// Per phase, one block of the raw tables of all pattern types back to back (indexed with
+    /// the side to move as digit 1); then zeros, so that a window of [`PATTERN_WINDOW`] entries
+    /// from the last block's start stays inside.
     patterns: Vec<i16>,
     /// Per phase, the scalar tables back to back.
     scalars: Vec<i16>,
     scalar_block: usize,
-    /// Offset of each instance's table within a perspective block.
+    /// Offset of each instance's table within a phase's block.
     instance_offset: [u32; N_INSTANCES],
     scalar_offset: [u32; N_SCALAR_TABLES],
     description: String,
@@ -97,7 +97,7 @@ impl PatternEval {
         }
         let l = layout();
         let mut type_offset = [0u32; N_PATTERN_TYPES];
-        // One perspective block: the raw tables of all pattern types back to back.
+        // One phase's block: the raw tables of all pattern types back to back.
         let pattern_block = PATTERN_BLOCK_ENTRIES;
         let mut next = 0usize;
         for (t, off) in type_offset.iter_mut().enumerate() {
@@ -115,8 +115,7 @@ impl PatternEval {
             *o = type_offset[inst.pattern as usize];
         }
         let per_phase = w.per_phase();
-        let mut patterns =
-            vec![0i16; w.n_phases * 2 * pattern_block + PATTERN_WINDOW - pattern_block];
+        let mut patterns = vec![0i16; w.n_phases * pattern_block + PATTERN_WINDOW - pattern_block];
         let mut scalars = vec![0i16; w.n_phases * scalar_block];
         for ph in 0..w.n_phases {
             let file = &w.data[ph * per_phase..(ph + 1) * per_phase];
@@ -126,12 +125,9 @@ impl PatternEval {
                 match spec.kind {
                     TableKind::Pattern => {
                         let fold = &l.fold[t];
-                        let swap = &l.swap[t];
-                        let b0 = ph * 2 * pattern_block + type_offset[t] as usize;
-                        let b1 = b0 + pattern_block;
+                        let b0 = ph * pattern_block + type_offset[t] as usize;
                         for r in 0..spec.raw_entries as usize {
                             patterns[b0 + r] = stored[fold[r] as usize];
-                            patterns[b1 + r] = stored[fold[swap[r] as usize] as usize];
                         }
                     }
                     TableKind::Scalar => {
@@ -145,7 +141,7 @@ impl PatternEval {
         }
         let oph = phase(ORDER_PHASE_EMPTIES, w.n_phases);
         let ordering = OrderingTables::new(
-            &patterns[oph * 2 * pattern_block..(oph + 1) * 2 * pattern_block],
+            &patterns[oph * pattern_block..(oph + 1) * pattern_block],
             &scalars[oph * scalar_block..(oph + 1) * scalar_block],
             w.scale as i32,
             PATTERN_WINDOW - pattern_block,
@@ -195,12 +191,12 @@ impl PatternEval {
         sc: [u8; N_SCALAR_TABLES],
     ) -> i32 {
         let ph = phase(board.empty_count(), self.n_phases);
-        let base = (ph * 2 + usize::from(features.swapped)) * PATTERN_BLOCK_ENTRIES;
+        let base = ph * PATTERN_BLOCK_ENTRIES;
         let w: &[i16; PATTERN_WINDOW] = self.patterns[base..base + PATTERN_WINDOW]
             .try_into()
             .expect("pattern tables padded to a full window");
         let mut sum = 0i32;
-        for (off, &idx) in self.instance_offset.iter().zip(features.idx.iter()) {
+        for (off, &idx) in self.instance_offset.iter().zip(features.stm.iter()) {
             sum += i32::from(w[(*off as usize + idx as usize) & (PATTERN_WINDOW - 1)]);
         }
         let sbase = ph * self.scalar_block;
@@ -258,12 +254,11 @@ impl Evaluator for PatternEval {
     fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
         // The full evaluation's loop over the compact tables of one phase.
-        let base = usize::from(state.swapped) * PATTERN_BLOCK_ENTRIES;
-        let w: &[i8; PATTERN_WINDOW] = self.ordering.patterns[base..base + PATTERN_WINDOW]
+        let w: &[i8; PATTERN_WINDOW] = self.ordering.patterns[..PATTERN_WINDOW]
             .try_into()
             .expect("ordering tables padded to a full window");
         let mut sum = 0i32;
-        for (off, &idx) in self.instance_offset.iter().zip(state.idx.iter()) {
+        for (off, &idx) in self.instance_offset.iter().zip(state.stm.iter()) {
             sum += i32::from(w[(*off as usize + idx as usize) & (PATTERN_WINDOW - 1)]);
         }
         sum *= PATTERN_STEP;

@@ -164,7 +164,7 @@ pub const fn pow3(k: usize) -> usize {
     p
 }
 
-/// Raw entries of all pattern tables of one perspective: the sum of 3^squares over the types.
+/// Raw entries of all pattern tables of one phase: the sum of 3^squares over the types.
 pub const PATTERN_BLOCK_ENTRIES: usize = {
     let mut n = 0;
     let mut t = 0;
@@ -277,8 +277,6 @@ pub struct Layout {
     pub square_powers: [[u16; INDEX_LANES]; 64],
     /// Raw index -> folded index, per pattern type (length 3^squares).
     pub fold: Vec<Vec<u32>>,
-    /// Raw index -> the index with digits 1 and 2 swapped (the other side's view).
-    pub swap: Vec<Vec<u16>>,
     pub specs: [TableSpec; N_TABLES],
 }
 
@@ -295,21 +293,18 @@ fn squares_of(mask: u64) -> Vec<usize> {
 
 /// For a pattern of `n` squares whose self-symmetries permute its digits by `perms` (digit
 /// `k` goes to `perm[k]`; the identity among them): the folded index of each raw index (the
-/// classes of symmetric indices numbered in the order of their smallest raw index), the raw
-/// index with the two colours swapped, and the number of classes. The digits are counted up
-/// alongside the index, so no index is divided into digits.
-fn fold_and_swap(n: usize, perms: &[Vec<usize>]) -> (Vec<u32>, Vec<u16>, u32) {
-    const SWAPPED: [usize; 3] = [0, 2, 1];
+/// classes of symmetric indices numbered in the order of their smallest raw index) and the
+/// number of classes. The digits are counted up alongside the index, so no index is divided
+/// into digits.
+fn fold_classes(n: usize, perms: &[Vec<usize>]) -> (Vec<u32>, u32) {
     let size = pow3(n);
     let mut fold = vec![0u32; size];
-    let mut swap = vec![0u16; size];
     let mut digits = vec![0usize; n];
     // Per permutation, the weight of each digit in the image; then the plain powers.
     let images: Vec<Vec<usize>> = perms
         .iter()
         .map(|p| p.iter().map(|&to| pow3(to)).collect())
         .collect();
-    let powers: Vec<usize> = (0..n).map(pow3).collect();
     let mut next = 0u32;
     for idx in 0..size {
         let canonical = images
@@ -325,11 +320,6 @@ fn fold_and_swap(n: usize, perms: &[Vec<usize>]) -> (Vec<u32>, Vec<u16>, u32) {
         } else {
             fold[canonical]
         };
-        swap[idx] = digits
-            .iter()
-            .zip(&powers)
-            .map(|(&d, &p)| SWAPPED[d] * p)
-            .sum::<usize>() as u16;
         // The next index's digits (ternary increment).
         for d in digits.iter_mut() {
             *d += 1;
@@ -339,14 +329,13 @@ fn fold_and_swap(n: usize, perms: &[Vec<usize>]) -> (Vec<u32>, Vec<u16>, u32) {
             *d = 0;
         }
     }
-    (fold, swap, next)
+    (fold, next)
 }
 
 impl Layout {
     fn build() -> Layout {
         let mut instances = Vec::with_capacity(N_INSTANCES);
         let mut fold = Vec::with_capacity(N_PATTERN_TYPES);
-        let mut swap = Vec::with_capacity(N_PATTERN_TYPES);
         let mut specs = Vec::with_capacity(N_TABLES);
         for (t, &base) in BASE_MASKS.iter().enumerate() {
             let base_sq = squares_of(base);
@@ -378,9 +367,8 @@ impl Layout {
                         .collect()
                 })
                 .collect();
-            let (map, swap_map, next) = fold_and_swap(n, &perms);
+            let (map, next) = fold_classes(n, &perms);
             fold.push(map);
-            swap.push(swap_map);
             let size = pow3(n);
             specs.push(TableSpec {
                 kind: TableKind::Pattern,
@@ -431,7 +419,6 @@ impl Layout {
             square_counts,
             square_powers,
             fold,
-            swap,
             specs: specs
                 .try_into()
                 .unwrap_or_else(|v: Vec<TableSpec>| panic!("pattern set has {} tables", v.len())),
@@ -618,11 +605,6 @@ mod tests {
                     rest /= 3;
                 }
                 assert_eq!(raw(p, o), idx);
-                assert_eq!(
-                    l.swap[t][idx] as usize,
-                    raw(o, p),
-                    "type {t}: swap of {idx}"
-                );
                 for sym in Symmetry::ALL.iter().filter(|s| s.apply(base) == base) {
                     let image = raw(sym.apply(p), sym.apply(o));
                     assert_eq!(
