@@ -1,7 +1,8 @@
 //! The pattern evaluation: weights from a [`Weights`] file unfolded into run-time tables (one
-//! block per phase, read from the side to move's view), evaluated from scratch ([`Evaluator`]) or from an incremental
-//! [`Features`] state ([`PatternEval::eval_features`]); and a small deterministic weights
-//! generator for tests, so no test depends on the trained file.
+//! block per phase, indexed from the side to move's view), evaluated from scratch
+//! ([`Evaluator`]) or from an incremental [`Features`] state ([`PatternEval::eval_features`]);
+//! and a small deterministic weights generator for tests, so no test depends on the trained
+//! file.
 
 use super::features::Features;
 use super::ordering_tables::{OrderingTables, ORDER_PHASE_EMPTIES, PATTERN_STEP};
