@@ -31,10 +31,16 @@ impl Features {
     }
 
     /// Updates the state for the side to move playing `sq` (0..64) and flipping `flips`.
+    #[inline(always)]
+    pub fn play(&mut self, sq: usize, flips: u64) {
+        *self = self.played(sq, flips);
+    }
+
+    /// The state after a move, leaving `self` as it was (the search's make/undo by copy).
     /// Inlined: called apart, the search copied the state through memory after the update and
     /// that read stalled on the update's narrower stores.
     #[inline(always)]
-    pub fn play(&mut self, sq: usize, flips: u64) {
+    pub fn played(&self, sq: usize, flips: u64) -> Features {
         let powers = &layout().square_powers;
         // The flipped squares' digit weights, summed over all instances at once.
         let mut flipped = [0u16; INDEX_LANES];
@@ -47,26 +53,24 @@ impl Features {
             }
         }
         let placed = &powers[sq & 63];
-        // In the mover's view the mover is digit 1 (flips 2 -> 1 subtract 3^k); that view is
-        // the opponent's after the move. In the other view the mover is digit 2 (flips 1 -> 2
-        // add 3^k); it becomes the side to move's.
-        let mut next_opp = self.stm;
-        for ((x, &p), &s) in next_opp.iter_mut().zip(placed).zip(&flipped) {
-            *x = x.wrapping_add(p).wrapping_sub(s);
-        }
-        for ((x, &p), &s) in self.opp.iter_mut().zip(placed).zip(&flipped) {
+        // The mover's view (mover = digit 1: flips 2 -> 1 subtract 3^k) becomes the
+        // opponent's; the other view (mover = digit 2: flips 1 -> 2 add 3^k) becomes the side
+        // to move's.
+        let mut next = Features {
+            stm: self.opp,
+            opp: self.stm,
+        };
+        for (((x, y), &p), &s) in next
+            .stm
+            .iter_mut()
+            .zip(next.opp.iter_mut())
+            .zip(placed)
+            .zip(&flipped)
+        {
             *x = x.wrapping_add(p.wrapping_mul(2)).wrapping_add(s);
+            *y = y.wrapping_add(p).wrapping_sub(s);
         }
-        self.stm = self.opp;
-        self.opp = next_opp;
-    }
-
-    /// The state after a move, leaving `self` as it was (the search's make/undo by copy).
-    #[inline(always)]
-    pub fn played(&self, sq: usize, flips: u64) -> Features {
-        let mut f = *self;
-        f.play(sq, flips);
-        f
+        next
     }
 
     /// Updates the state for a pass.

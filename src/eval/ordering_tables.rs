@@ -15,8 +15,8 @@ pub const ORDER_PHASE_EMPTIES: u32 = 17;
 pub const PATTERN_STEP: i32 = 4;
 
 /// One phase's tables in ordering units ([`ORDER_SCALE`] per disc), laid out as the pattern
-/// evaluation's: pattern entries (then the padding its reads' window needs)
-/// as bytes of [`PATTERN_STEP`] units, scalar entries as they are.
+/// evaluation's: pattern entries as bytes of [`PATTERN_STEP`] units (then the padding its
+/// reads' window needs), scalar entries as they are.
 #[derive(Clone, Debug)]
 pub struct OrderingTables {
     pub patterns: Vec<i8>,

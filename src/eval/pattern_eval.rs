@@ -99,7 +99,6 @@ impl PatternEval {
         let l = layout();
         let mut type_offset = [0u32; N_PATTERN_TYPES];
         // One phase's block: the raw tables of all pattern types back to back.
-        let pattern_block = PATTERN_BLOCK_ENTRIES;
         let mut next = 0usize;
         for (t, off) in type_offset.iter_mut().enumerate() {
             *off = next as u32;
@@ -116,7 +115,8 @@ impl PatternEval {
             *o = type_offset[inst.pattern as usize];
         }
         let per_phase = w.per_phase();
-        let mut patterns = vec![0i16; w.n_phases * pattern_block + PATTERN_WINDOW - pattern_block];
+        let mut patterns =
+            vec![0i16; w.n_phases * PATTERN_BLOCK_ENTRIES + PATTERN_WINDOW - PATTERN_BLOCK_ENTRIES];
         let mut scalars = vec![0i16; w.n_phases * scalar_block];
         for ph in 0..w.n_phases {
             let file = &w.data[ph * per_phase..(ph + 1) * per_phase];
@@ -126,7 +126,7 @@ impl PatternEval {
                 match spec.kind {
                     TableKind::Pattern => {
                         let fold = &l.fold[t];
-                        let b0 = ph * pattern_block + type_offset[t] as usize;
+                        let b0 = ph * PATTERN_BLOCK_ENTRIES + type_offset[t] as usize;
                         for r in 0..spec.raw_entries as usize {
                             patterns[b0 + r] = stored[fold[r] as usize];
                         }
@@ -142,10 +142,10 @@ impl PatternEval {
         }
         let oph = phase(ORDER_PHASE_EMPTIES, w.n_phases);
         let ordering = OrderingTables::new(
-            &patterns[oph * pattern_block..(oph + 1) * pattern_block],
+            &patterns[oph * PATTERN_BLOCK_ENTRIES..(oph + 1) * PATTERN_BLOCK_ENTRIES],
             &scalars[oph * scalar_block..(oph + 1) * scalar_block],
             w.scale as i32,
-            PATTERN_WINDOW - pattern_block,
+            PATTERN_WINDOW - PATTERN_BLOCK_ENTRIES,
         );
         Ok(PatternEval {
             ordering,
