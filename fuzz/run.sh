@@ -16,8 +16,8 @@ for t in "${targets[@]}"; do
   # Resume a previous run's queue when there is one.
   input=corpus/$t
   if [ "$t" = wthor ]; then
-    # Seeds cut from the shared WTHOR files, never copied into the repository.
-    wthor=${WEDGE_DATA:-../../shared/data}/wthor
+    # Seeds cut from the repository's WTHOR files.
+    wthor=../data/wthor
     input=target/wthor-seeds
     mkdir -p "$input"
     head -c 152 "$wthor/WTH_1990.wtb" >"$input/games.wtb"

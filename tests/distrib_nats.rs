@@ -4,6 +4,10 @@
 //! workers go on; a coordinator killed after queuing its units resumes from the published
 //! results. These tests fail, never skip, when `nats-server` is missing (`.ci/run` installs it).
 
+#[path = "common/data.rs"]
+mod data;
+
+use data::data_path;
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -776,14 +780,11 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `dir/ffo.obf`: FFO #1-#6 (18-22 empties), from `../shared/data` (or $WEDGE_DATA).
+/// `dir/ffo.obf`: FFO #1-#6 (18-22 empties), from `data/ffo`.
 fn ffo_positions(dir: &Path) -> PathBuf {
-    let data = std::env::var_os("WEDGE_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")));
-    let path = data.join("ffo/fforum-1-19.obf");
+    let path = data_path("ffo/fforum-1-19.obf");
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {} ({e}); set WEDGE_DATA", path.display()));
+        .unwrap_or_else(|e| panic!("cannot read {} ({e})", path.display()));
     let file = dir.join("ffo.obf");
     std::fs::write(&file, text.lines().take(6).collect::<Vec<_>>().join("\n")).unwrap();
     file
@@ -1083,15 +1084,7 @@ fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
 fn distributed_selfplay_from_wthor_lines_is_byte_identical() {
     // Every game leaves a WTHOR line; the worker has no WTHOR files, only the lines the
     // coordinator put in the object store.
-    let data = std::env::var_os("WEDGE_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")));
-    let wthor = data.join("wthor");
-    assert!(
-        wthor.is_dir(),
-        "no WTHOR games in {} (set WEDGE_DATA)",
-        wthor.display()
-    );
+    let wthor = data_path("wthor");
     let dir = temp_dir("wthorq");
     let args = |out: &Path| {
         let mut a = sized_args(out, 2, 2, 8);

@@ -2,7 +2,10 @@
 //! win/loss/draw agreeing in sign, two threads giving the same scores, and selective passes
 //! at full depth never leaving their estimates in the table as exact results.
 
-use std::path::PathBuf;
+#[path = "common/data.rs"]
+mod data;
+
+use data::data_path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use wedge::eval::PatternEval;
@@ -12,20 +15,10 @@ use wedge::search::{
 };
 use wedge::tools::solve::solve_entries;
 
-fn data_dir() -> PathBuf {
-    std::env::var_os("WEDGE_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")))
-}
-
 fn suite(name: &str) -> Vec<ObfEntry> {
-    let path = data_dir().join("ffo").join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}); the FFO suites live in ../shared/data/ffo (set WEDGE_DATA)",
-            path.display()
-        )
-    });
+    let path = data_path(&format!("ffo/{name}"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e})", path.display()));
     parse_obf_file(&text).expect("the FFO file parses")
 }
 

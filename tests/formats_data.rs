@@ -1,22 +1,16 @@
-//! The FFO suites in `shared/data/ffo` (or `$WEDGE_DATA/ffo`) parse completely, their moves are
+//! The FFO suites in `data/ffo` parse completely, their moves are
 //! legal, and every line prints back byte for byte. A missing data directory fails the test.
 
+#[path = "common/data.rs"]
+mod data;
+
+use data::data_path;
 use std::fs;
 use std::path::{Path, PathBuf};
 use wedge::formats::{format_obf_line, parse_obf_file, Color};
 
 fn ffo_dir() -> PathBuf {
-    let data = match std::env::var_os("WEDGE_DATA") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")).to_path_buf(),
-    };
-    let dir = data.join("ffo");
-    assert!(
-        dir.is_dir(),
-        "FFO data directory {} is missing: set WEDGE_DATA to the data directory that holds ffo/",
-        dir.display()
-    );
-    dir
+    data_path("ffo")
 }
 
 #[test]

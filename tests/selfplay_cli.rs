@@ -1,7 +1,11 @@
 //! `wedge selfplay` end to end with the real binary and the shipped weights: a tiny run into a
-//! temporary directory, a rerun that plays nothing, `--stats`, and WTHOR starts when the
-//! shared WTHOR games are beside the checkout.
+//! temporary directory, a rerun that plays nothing, `--stats`, and WTHOR starts from the
+//! games in `data/wthor`.
 
+#[path = "common/data.rs"]
+mod data;
+
+use data::data_path;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -85,11 +89,7 @@ fn selfplay_command_runs_resumes_and_reports() {
 
 #[test]
 fn selfplay_command_leaves_wthor_games() {
-    let wthor = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor");
-    if !wthor.is_dir() {
-        eprintln!("no WTHOR games at {}: skipped", wthor.display());
-        return;
-    }
+    let wthor = data_path("wthor");
     let dir = temp_dir("wthor");
     let extra = ["--wthor", wthor.to_str().unwrap(), "--wthor-ratio", "1"];
     let (ok, out, err) = wedge(&run_args(&dir, &extra));

@@ -1,65 +1,30 @@
-//! A tiny training run: a few hundred games (WTHOR when the shared data is beside the checkout,
-//! else random games), labelled with exact solves near the end, fitted for a few epochs. The
-//! loss must go down, the written weights must load, and the loaded evaluation must agree with
-//! the fitted model up to rounding.
+//! A tiny training run: a few hundred WTHOR games from `data/wthor`, labelled with exact solves
+//! near the end, fitted for a few epochs. The loss must go down, the written weights must load,
+//! and the loaded evaluation must agree with the fitted model up to rounding.
 
-use std::path::PathBuf;
-use wedge::board::Square;
+#[path = "common/data.rs"]
+mod data;
+
+use data::data_path;
 use wedge::eval::heuristic::Heuristic;
 use wedge::eval::PatternEval;
-use wedge::formats::{Color, Position};
-use wedge::rng::Rng;
 use wedge::train::dataset::LabelledPosition;
 use wedge::train::fit::{encode_all, fit, FitConfig};
 use wedge::train::games::{read_wthor_file, GameRecord};
 use wedge::train::label::{label_games, LabelConfig};
 use wedge::train::progress::Progress;
 
-fn wthor_games(n: usize) -> Option<Vec<GameRecord>> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor");
-    let path = dir.join("WTH_1990.wtb");
-    read_wthor_file(&path, 1990, n).ok().map(|(g, _)| g)
-}
-
-fn random_games(n: usize) -> Vec<GameRecord> {
-    let mut rng = Rng::new(99);
-    (0..n)
-        .map(|_| {
-            let mut pos = Position::START;
-            let mut positions = vec![pos];
-            loop {
-                let b = pos.board;
-                let m = b.legal_moves();
-                if m == 0 {
-                    if b.pass().legal_moves() == 0 {
-                        break;
-                    }
-                    pos = pos.passed();
-                } else {
-                    let sq = Square::from_index(rng.pick_bit(m).trailing_zeros());
-                    pos = Position::new(b.play(sq).unwrap_or(b), pos.to_move.opposite());
-                }
-                positions.push(pos);
-            }
-            let fin = pos.board.final_score();
-            let black = if pos.to_move == Color::Black {
-                fin
-            } else {
-                -fin
-            };
-            GameRecord {
-                year: Some(2000),
-                positions,
-                theoretical: None,
-                final_black: Some(black),
-            }
-        })
-        .collect()
+/// The first `n` games of 1990 from `data/wthor`.
+fn wthor_games(n: usize) -> Vec<GameRecord> {
+    let path = data_path("wthor/WTH_1990.wtb");
+    read_wthor_file(&path, 1990, n)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .0
 }
 
 #[test]
 fn tiny_training_run_lowers_the_loss() {
-    let games = wthor_games(300).unwrap_or_else(|| random_games(300));
+    let games = wthor_games(300);
     assert!(games.len() >= 200);
     let cfg = LabelConfig {
         solve_empties: 10,
@@ -110,7 +75,7 @@ fn tiny_training_run_lowers_the_loss() {
 /// weights (`--label-weights`) and the stand-in give the same labels.
 #[test]
 fn labels_do_not_depend_on_the_ordering_evaluation() {
-    let games = wthor_games(40).unwrap_or_else(|| random_games(40));
+    let games = wthor_games(40);
     let cfg = LabelConfig {
         solve_empties: 14,
         threads: 2,

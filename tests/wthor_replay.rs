@@ -1,9 +1,13 @@
-//! Replays every game of the WTHOR database in `shared/data/wthor` (or `$WEDGE_DATA/wthor`) and
+//! Replays every game of the WTHOR database in `data/wthor` and
 //! checks the counts: all games read, all but a known handful legal to the end, recorded final
 //! disc counts consistent with the replayed boards, and every name index resolvable.
 //!
 //! Run with `--nocapture` to see the list of bad records and the statistics.
 
+#[path = "common/data.rs"]
+mod data;
+
+use data::data_path;
 use std::fs;
 use std::path::{Path, PathBuf};
 use wedge::board::Move;
@@ -22,21 +26,8 @@ const EXPECTED_UNFINISHED: usize = 433;
 /// the winner).
 const EXPECTED_FINAL_DISC_MISMATCHES: usize = 0;
 
-fn data_dir() -> PathBuf {
-    match std::env::var_os("WEDGE_DATA") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")).to_path_buf(),
-    }
-}
-
 fn wthor_dir() -> PathBuf {
-    let dir = data_dir().join("wthor");
-    assert!(
-        dir.is_dir(),
-        "WTHOR data directory {} is missing: set WEDGE_DATA to the data directory that holds wthor/",
-        dir.display()
-    );
-    dir
+    data_path("wthor")
 }
 
 /// The `WTH_yyyy.wtb` files, sorted by name.

@@ -14,26 +14,19 @@ fn corpus_dir(target: &str) -> PathBuf {
         .join(target)
 }
 
-/// The shared WTHOR files (`$WEDGE_DATA/wthor`, else `../shared/data/wthor` beside the
-/// checkout): the wthor target's seeds are cut from them, never copied into the repository.
-fn shared_wthor() -> PathBuf {
-    std::env::var_os("WEDGE_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-        .join("wthor")
+/// The repository's WTHOR files (`data/wthor`): the wthor target's seeds are cut from them.
+fn wthor_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/wthor")
 }
 
 /// A game file of 1990 cut to its header and first two games, and the players' file cut to
 /// its header and first two names (small seeds keep the mutations near the structure).
 fn wthor_seeds() -> Vec<Vec<u8>> {
-    let dir = shared_wthor();
+    let dir = wthor_data();
     let read = |name: &str, keep: usize| {
         let path = dir.join(name);
         let mut bytes = std::fs::read(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; the wthor seeds come from ../shared/data (set WEDGE_DATA)",
-                path.display()
-            )
+            panic!("{}: {e}; the wthor seeds come from data/wthor", path.display())
         });
         bytes.truncate(keep);
         bytes
@@ -219,7 +212,7 @@ macro_rules! smoke_tests {
 
 smoke_tests!(nboard, gtp, console, ggf, obf, transcript, wthor, book, weights, batch);
 
-/// Every target has a test above and seeds: a seed directory, or for wthor the shared data.
+/// Every target has a test above and seeds: a seed directory, or for wthor the files in data/wthor.
 #[test]
 fn every_target_has_seeds() {
     for (name, _) in wedge_fuzz::TARGETS {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 #[derive(Args)]
 pub struct TrainProbcutArgs {
     /// Directory with the WTHOR `.wtb` files (games before 2017 are used).
-    #[arg(long, default_value = "../shared/data/wthor")]
+    #[arg(long, default_value = "data/wthor")]
     pub games: PathBuf,
     /// Number of sampled positions.
     #[arg(long, default_value_t = 600)]

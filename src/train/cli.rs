@@ -18,7 +18,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Clone, Debug)]
 pub struct TrainArgs {
     /// Directory of WTHOR `WTH_yyyy.wtb` files (2017-2020 are never trained on).
-    #[arg(long, default_value = "../shared/data/wthor")]
+    #[arg(long, default_value = "data/wthor")]
     pub wthor: PathBuf,
     /// More game files: GGF, or one move transcript (f5d6...) per line.
     #[arg(long = "games")]
