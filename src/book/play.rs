@@ -1,4 +1,4 @@
-//! The books play consults: the user's (learned games) and the shipped one, mapped again when
+//! The books play consults: the shipped one and the user's (learned games), mapped again when
 //! a file is republished; what they offer for a position (the move to play, the hints); and
 //! learning a game into the user's book. The engine holds one [`PlayBooks`] and asks it.
 
@@ -80,7 +80,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
         )
 }
 
-/// The user's book and the shipped one, consulted in that order.
+/// The shipped book and the user's book.
 pub struct PlayBooks {
     slots: Vec<BookSlot>,
     /// The books open now, in the order they are consulted (none when none is).
@@ -88,28 +88,26 @@ pub struct PlayBooks {
 }
 
 impl PlayBooks {
-    /// The books named, none opened yet. A shipped book that is the user's book's file is
-    /// consulted once, as the user's.
+    /// The books named, none opened yet; the shipped one takes precedence on equal support
+    /// (see [`BookSet`]). A shipped book that is the user's book's file is consulted once, as
+    /// the user's.
     pub fn new(shipped: Option<&BookSetting>, user: Option<&BookSetting>) -> PlayBooks {
         let mut slots = Vec::new();
-        if let Some(user) = user {
-            slots.push(BookSlot {
-                setting: user.clone(),
-                user: true,
-                state: SlotState::Closed,
-            });
-        }
         if let Some(shipped) = shipped {
-            if !slots
-                .iter()
-                .any(|s| same_file(&s.setting.path, &shipped.path))
-            {
+            if !user.is_some_and(|u| same_file(&u.path, &shipped.path)) {
                 slots.push(BookSlot {
                     setting: shipped.clone(),
                     user: false,
                     state: SlotState::Closed,
                 });
             }
+        }
+        if let Some(user) = user {
+            slots.push(BookSlot {
+                setting: user.clone(),
+                user: true,
+                state: SlotState::Closed,
+            });
         }
         PlayBooks { slots, open: None }
     }

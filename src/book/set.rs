@@ -1,5 +1,7 @@
-//! The books an engine consults together: the user's book of learned games first, then the
-//! shipped one. A position is answered by the first book that holds it valued.
+//! The books an engine consults together: the shipped one and the user's book of learned games.
+//! A position is answered by the book whose valued entry is best supported (solved over searched,
+//! then the deeper search, then more games); on a tie the earlier book answers. So a learned
+//! game adds what the shipped book lacks and never replaces its deeper values.
 
 use super::lookup::{hit_of, BookHit, BookLookup};
 use super::{Book, BookProbe};
@@ -30,13 +32,19 @@ impl BookSource for Book {
     }
 }
 
-/// Books in the order they are consulted.
+/// Books in order of precedence (the earlier answers when support is equal).
 pub struct BookSet {
     books: Vec<Arc<Book>>,
 }
 
+/// How well a valued entry is supported: solved over searched, then the search depth, then
+/// the games played through it.
+fn support(p: &BookProbe) -> (bool, u32, u32) {
+    (p.is_solved(), p.depth, p.games)
+}
+
 impl BookSet {
-    /// `books` first to last (an empty set answers nothing).
+    /// `books` in order of precedence (an empty set answers nothing).
     pub fn new(books: Vec<Arc<Book>>) -> BookSet {
         BookSet { books }
     }
@@ -47,19 +55,25 @@ impl BookSet {
 }
 
 impl BookSource for BookSet {
-    /// The first book's valued entry; else the first unvalued one (which no move comes from).
+    /// The best-supported valued entry (the earlier book's on a tie); else the first unvalued
+    /// one (which no move comes from).
     fn probe(&self, board: &Board) -> Option<BookProbe> {
+        let mut valued: Option<BookProbe> = None;
         let mut unvalued = None;
         for book in &self.books {
             match book.probe(board) {
-                Some(p) if p.valued => return Some(p),
+                Some(p) if p.valued => {
+                    if valued.is_none_or(|v| support(&p) > support(&v)) {
+                        valued = Some(p);
+                    }
+                }
                 Some(p) => {
                     unvalued.get_or_insert(p);
                 }
                 None => {}
             }
         }
-        unvalued
+        valued.or(unvalued)
     }
 
     fn fewest_empties(&self) -> u32 {
@@ -103,24 +117,59 @@ mod tests {
     }
 
     #[test]
-    fn the_first_book_holding_a_valued_position_answers() {
+    fn the_best_supported_valued_entry_answers() {
         let f5 = Board::START.play("f5".parse().unwrap()).unwrap();
         let f5d6 = f5.play("d6".parse().unwrap()).unwrap();
-        let user = book_of(&[(f5, Node::leaf(5, 9, false))], 50);
+        let f5f6 = f5.play("f6".parse().unwrap()).unwrap();
         let shipped = book_of(
             &[
-                (f5, Node::leaf(-2, 11, false)),
+                (f5, Node::leaf(-2, 13, false)),
                 (f5d6, Node::leaf(1, 11, false)),
+                (f5f6, Node::leaf(0, 11, false)),
             ],
             40,
         );
-        let set = BookSet::new(vec![user, shipped]);
-        assert_eq!(set.probe(&f5).map(|p| (p.value, p.depth)), Some((5, 9)));
-        assert_eq!(set.probe(&f5d6).map(|p| (p.value, p.depth)), Some((1, 11)));
+        // One learned game: shallower at f5, as deep at f5d6, deeper at f5f6, and a position
+        // the shipped book lacks.
+        let f5f6e6 = f5f6.play("e6".parse().unwrap()).unwrap();
+        let user = book_of(
+            &[
+                (f5, Node::leaf(5, 11, false)),
+                (f5d6, Node::leaf(4, 11, false)),
+                (f5f6, Node::leaf(3, 12, false)),
+                (f5f6e6, Node::leaf(-1, 12, false)),
+            ],
+            50,
+        );
+        let set = BookSet::new(vec![shipped.clone(), user.clone()]);
+        let at = |b: &Board| set.probe(b).map(|p| (p.value, p.depth));
+        assert_eq!(
+            at(&f5),
+            Some((-2, 13)),
+            "the shipped book's deeper value stays"
+        );
+        assert_eq!(
+            at(&f5d6),
+            Some((1, 11)),
+            "on a tie the shipped book answers"
+        );
+        assert_eq!(at(&f5f6), Some((3, 12)), "a deeper learned value is used");
+        assert_eq!(
+            at(&f5f6e6),
+            Some((-1, 12)),
+            "what the shipped book lacks is added"
+        );
         assert!(set.probe(&Board::START).is_none());
         assert_eq!(set.fewest_empties(), 40);
-        assert_eq!(set.lookup(&f5).map(|h| h.value), Some(5));
-        // An unvalued played position in the first book does not hide a valued one.
+        assert_eq!(set.lookup(&f5).map(|h| h.value), Some(-2));
+        // A solved value beats any searched one, wherever it comes from.
+        let solved = book_of(&[(f5, Node::leaf(4, 9, true))], 50);
+        let set = BookSet::new(vec![shipped, solved]);
+        assert_eq!(
+            set.probe(&f5).map(|p| (p.value, p.is_solved())),
+            Some((4, true))
+        );
+        // An unvalued played position does not hide a valued one.
         let user = book_of(&[(f5, Node::played())], 50);
         let shipped = book_of(&[(f5, Node::leaf(-2, 11, false))], 40);
         let set = BookSet::new(vec![user, shipped]);

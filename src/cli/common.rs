@@ -43,9 +43,9 @@ pub struct Common {
     /// Seed of the random book choices, to repeat them (default: a new seed in every process).
     #[arg(long, global = true)]
     pub book_seed: Option<u64>,
-    /// The user's book, where games learned from a GUI (NBoard's `learn`) are stored and
-    /// which is consulted before the shipped book (default: $XDG_DATA_HOME/wedge/learned.book,
-    /// else ~/.local/share/wedge/learned.book).
+    /// The user's book, where games learned from a GUI (NBoard's `learn`) are stored; it adds
+    /// what the shipped book lacks (default: $XDG_DATA_HOME/wedge/learned.book, else
+    /// ~/.local/share/wedge/learned.book).
     #[arg(long, global = true, conflicts_with = "no_book")]
     pub learn_book: Option<PathBuf>,
     /// Log level on stderr: off, error, warn, info, debug or trace (default: RUST_LOG, else

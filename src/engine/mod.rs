@@ -154,8 +154,8 @@ pub struct EngineOptions {
     pub zero_times: bool,
     /// The shipped opening book, only ever read (none: no shipped book).
     pub book: Option<BookSetting>,
-    /// The user's book: learned games are written there (never into `book`), and it is
-    /// consulted before `book` (none: `learn` stores nothing).
+    /// The user's book: learned games are written there (never into `book`); it answers
+    /// where it is better supported than `book` (none: `learn` stores nothing).
     pub user_book: Option<BookSetting>,
     /// Book moves losing at most this many discs may be chosen (0: always the best).
     pub book_randomness: u32,
@@ -300,7 +300,7 @@ struct Worker<E: Evaluator> {
     stop: Arc<AtomicBool>,
     sink: EventSink,
     options: EngineOptions,
-    /// The user's book first, then the shipped one.
+    /// The shipped book and the user's.
     books: PlayBooks,
     rng: Rng,
 }
