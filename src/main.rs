@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use wedge::cli::{
-    bench, book, eval, matches, openings, perft, play, probcut, queue, solve, tree, worker,
+    bench, book, eval, install, matches, openings, perft, play, probcut, queue, solve, tree, worker,
 };
 use wedge::cli::{CliError, Common};
 
@@ -57,6 +57,8 @@ enum Command {
     /// Look at a NATS JetStream work queue.
     #[command(subcommand)]
     Queue(queue::QueueCommand),
+    /// Install this executable, the weights and the book for GUIs (under ~/.local by default).
+    Install(install::InstallArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,5 +112,6 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
         Some(Command::Book(cmd)) => book::run_book(common, cmd),
         Some(Command::Worker(args)) => worker::run(common, &args),
         Some(Command::Queue(cmd)) => queue::run(&cmd),
+        Some(Command::Install(args)) => Ok(install::run(&args)?),
     }
 }

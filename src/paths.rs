@@ -1,13 +1,16 @@
 //! Where shipped data files are found (`weights/`, `books/` under `$WEDGE_HOME`, beside the
-//! executable, or in the source tree), where the user's own files go (the XDG data
+//! executable, in `../share/wedge` from it, in the source tree, or in the user's data
+//! directory, where `wedge install` puts them), where the user's own files go (the XDG data
 //! directory), and how every file we write is written: atomically.
 
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The first existing `dir/name` under `$WEDGE_HOME`, beside the executable (or two and three
-/// levels up, for `target/release/wedge` in a source tree), then in this source tree.
+/// The first existing `dir/name` under `$WEDGE_HOME`, beside the executable, in
+/// `../share/wedge` from it (an installed layout), two and three levels up from it (for
+/// `target/release/wedge` in a source tree), in the user's data directory, then in this
+/// source tree.
 pub fn find_data_file(dir: &str, name: &str) -> Option<PathBuf> {
     data_file_locations(dir, name).into_iter().next()
 }
@@ -23,6 +26,7 @@ pub fn data_file_locations(dir: &str, name: &str) -> Vec<PathBuf> {
         &Path::new(dir).join(name),
         home.as_deref(),
         exe_dir.as_deref(),
+        user_data_dir().as_deref(),
     )
     .into_iter()
     .filter(|p| p.is_file())
@@ -30,14 +34,23 @@ pub fn data_file_locations(dir: &str, name: &str) -> Vec<PathBuf> {
 }
 
 /// Where [`find_data_file`] looks for `rel`, in order: an explicit `$WEDGE_HOME` wins over the
-/// places found from the executable, and the source tree the binary was built from comes last.
-fn data_file_candidates(rel: &Path, home: Option<&Path>, exe_dir: Option<&Path>) -> Vec<PathBuf> {
+/// places found from the executable, then the user's data directory, and the source tree the
+/// binary was built from comes last.
+fn data_file_candidates(
+    rel: &Path,
+    home: Option<&Path>,
+    exe_dir: Option<&Path>,
+    user_data: Option<&Path>,
+) -> Vec<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(home) = home {
         candidates.push(home.join(rel));
     }
     if let Some(exe_dir) = exe_dir {
         candidates.push(exe_dir.join(rel));
+        if let Some(prefix) = exe_dir.parent() {
+            candidates.push(prefix.join(INSTALLED_DATA).join(rel));
+        }
         let mut up = exe_dir.parent().and_then(Path::parent);
         for _ in 0..2 {
             if let Some(u) = up {
@@ -46,9 +59,15 @@ fn data_file_candidates(rel: &Path, home: Option<&Path>, exe_dir: Option<&Path>)
             }
         }
     }
+    if let Some(user_data) = user_data {
+        candidates.push(user_data.join(rel));
+    }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel));
     candidates
 }
+
+/// Where an installed layout keeps the shipped data, from the prefix that holds `bin/wedge`.
+pub const INSTALLED_DATA: &str = "share/wedge";
 
 /// Wedge's directory for the user's own data (the XDG base directory rule):
 /// `$XDG_DATA_HOME/wedge` when that is an absolute path, else `$HOME/.local/share/wedge`.
@@ -78,6 +97,16 @@ pub fn default_user_book() -> Option<PathBuf> {
 /// best-effort sync of the directory. Readers see the old file or the new one, never a mix.
 /// Temporary files of `path` left by writers that died (killed mid-write) are removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, bytes, false)
+}
+
+/// As [`write_atomic`], the file made executable (mode 755 on Unix) before it is renamed into
+/// place.
+pub fn write_atomic_executable(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, bytes, true)
+}
+
+fn write_atomic_with(path: &Path, bytes: &[u8], executable: bool) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -91,6 +120,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut f = File::create(&tmp)?;
         f.write_all(bytes)?;
+        #[cfg(unix)]
+        if executable {
+            use std::os::unix::fs::PermissionsExt;
+            f.set_permissions(std::fs::Permissions::from_mode(0o755))?;
+        }
+        #[cfg(not(unix))]
+        let _ = executable;
         f.sync_all()?;
         drop(f);
         std::fs::rename(&tmp, path)?;
@@ -195,6 +231,7 @@ mod tests {
             rel,
             Some(Path::new("/home/me/wedge")),
             Some(Path::new("/opt/w/target/release")),
+            Some(Path::new("/home/me/.local/share/wedge")),
         );
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
         assert_eq!(
@@ -202,12 +239,14 @@ mod tests {
             vec![
                 PathBuf::from("/home/me/wedge/books/default.book"),
                 PathBuf::from("/opt/w/target/release/books/default.book"),
+                PathBuf::from("/opt/w/target/share/wedge/books/default.book"),
                 PathBuf::from("/opt/w/books/default.book"),
                 PathBuf::from("/opt/books/default.book"),
+                PathBuf::from("/home/me/.local/share/wedge/books/default.book"),
                 manifest.clone(),
             ]
         );
-        assert_eq!(data_file_candidates(rel, None, None), vec![manifest]);
+        assert_eq!(data_file_candidates(rel, None, None, None), vec![manifest]);
     }
 
     #[test]

@@ -17,13 +17,19 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
+        Session::start_with_hash(args, 16)
+    }
+
+    /// A session with a table of `hash_mb` MB.
+    fn start_with_hash(args: &[&str], hash_mb: usize) -> Session {
+        let hash = hash_mb.to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
             .args(args)
             .args([
                 "--threads",
                 "1",
                 "--hash",
-                "16",
+                &hash,
                 "--log",
                 "off",
                 "--no-book",
@@ -162,6 +168,35 @@ fn nboard_over_pipes_answers_ping_during_a_deep_search() {
     s.send("go");
     let lines = s.until(|l| l.starts_with("==="));
     assert!(lines.contains(&"pong 100".to_string()), "{lines:?}");
+    assert_eq!(s.finish(), 0);
+}
+
+/// The process's resident memory in MB (Linux).
+#[cfg(target_os = "linux")]
+fn resident_mb(child: &Child) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmRSS in /proc/PID/status");
+    kb / 1024
+}
+
+/// A GUI's spare copies of the engine (GoGui starts four) hold none of their table: it is
+/// faulted in by the first search.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_table_is_resident_only_once_a_search_ran() {
+    let mut s = Session::start_with_hash(&["gtp", "--depth", "2"], 256);
+    s.send("name");
+    s.until(|l| l.starts_with("= "));
+    let idle = resident_mb(&s.child);
+    assert!(idle < 128, "{idle} MB resident before any search");
+    s.send("genmove black");
+    s.until(|l| l.starts_with("= "));
+    let searched = resident_mb(&s.child);
+    assert!(searched >= 256, "{searched} MB resident after a search");
     assert_eq!(s.finish(), 0);
 }
 

@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use wedge::engine::{Engine, EngineOptions};
+use wedge::book::Verify;
+use wedge::engine::{BookSetting, Engine, EngineOptions};
 use wedge::eval::heuristic::Heuristic;
 use wedge::protocol::console::Console;
 use wedge::protocol::gtp::Gtp;
@@ -15,16 +16,24 @@ use wedge::protocol::nboard::Nboard;
 use wedge::protocol::script::run_script;
 use wedge::search::Searcher;
 
-fn engine(sink: wedge::engine::EventSink) -> Engine {
-    let searcher = Searcher::new(Arc::new(Heuristic), 4, 1);
-    Engine::new(
-        searcher,
-        EngineOptions {
-            zero_times: true,
-            ..Default::default()
-        },
-        sink,
-    )
+/// The session's engine; its user's book (for `learn`) is `$TMP/learned.book`.
+fn engine(tmp: &Path) -> impl FnOnce(wedge::engine::EventSink) -> Engine {
+    let user_book = BookSetting {
+        path: tmp.join("learned.book"),
+        verify: Verify::Full,
+    };
+    move |sink| {
+        let searcher = Searcher::new(Arc::new(Heuristic), 4, 1);
+        Engine::new(
+            searcher,
+            EngineOptions {
+                zero_times: true,
+                user_book: Some(user_book),
+                ..Default::default()
+            },
+            sink,
+        )
+    }
 }
 
 fn root() -> PathBuf {
@@ -91,9 +100,9 @@ fn check(protocol: &str, stem: &str) {
     );
     let script = &script[..];
     let transcript = match protocol {
-        "nboard" => run_script(Nboard::new(), engine, script),
-        "gtp" => run_script(Gtp::new(4), engine, script),
-        _ => run_script(Console::new(4), engine, script),
+        "nboard" => run_script(Nboard::new(), engine(&tmp.0), script),
+        "gtp" => run_script(Gtp::new(4), engine(&tmp.0), script),
+        _ => run_script(Console::new(4), engine(&tmp.0), script),
     }
     .replace(&tmp_text, "$TMP");
     insta::with_settings!({
@@ -158,6 +167,7 @@ scripts! {
     s23_ping_pong_ordering => "23_ping_pong_ordering",
     s24_garbage_and_overlong => "24_garbage_and_overlong",
     s25_whole_game => "25_whole_game",
+    s26_level_under_clock => "26_level_under_clock",
 }
 
 scripts! {

@@ -81,6 +81,16 @@ pub enum BookError {
         path: String,
         source: std::io::Error,
     },
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("the book {path} is a directory, not a book file")]
     Directory { path: String },
     #[error("{path} is not a Wedge book: {msg}")]
@@ -175,7 +185,7 @@ pub fn encode_book(info: &BookInfo, records: &[Record]) -> Vec<u8> {
 /// ([`Book::version`]).
 pub fn write_book(path: &Path, info: &BookInfo, records: &[Record]) -> Result<u64, BookError> {
     let image = encode_book(info, records);
-    crate::paths::write_atomic(path, &image).map_err(|e| BookError::Io {
+    crate::paths::write_atomic(path, &image).map_err(|e| BookError::Write {
         path: path.display().to_string(),
         source: e,
     })?;

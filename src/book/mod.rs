@@ -12,6 +12,7 @@ pub mod file;
 pub mod forest;
 pub mod lookup;
 pub mod mapped;
+pub mod pending;
 pub mod play;
 pub mod probe;
 pub mod record;

@@ -3,6 +3,7 @@
 //! learning a game into the user's book. The engine holds one [`PlayBooks`] and asks it.
 
 use super::choice::{book_children, choose};
+use super::pending;
 use super::store::{learn_game, LearnError};
 use super::{Book, BookInfo, BookSet, BookSource, Valuer, Verify};
 use crate::board::{Board, Move, Square};
@@ -34,10 +35,31 @@ pub struct OfferedMove {
 /// Why a game could not be learned.
 #[derive(Debug, thiserror::Error)]
 pub enum LearnFailure {
-    #[error("no user's book to learn into (see --learn-book)")]
+    #[error("no user's book to learn into (see --learn-book): nothing stored")]
     NoUserBook,
-    #[error(transparent)]
-    Store(#[from] LearnError),
+    /// The games not stored wait to be learned later.
+    #[error(
+        "{source}; {waiting} game(s) kept to be learned later{}",
+        if *.in_memory { " (in memory only: the journal beside the book cannot be written)" } else { "" }
+    )]
+    Store {
+        source: LearnError,
+        waiting: usize,
+        in_memory: bool,
+    },
+}
+
+impl LearnFailure {
+    /// True when new input stopped the learn (nothing failed).
+    pub fn interrupted(&self) -> bool {
+        matches!(
+            self,
+            LearnFailure::Store {
+                source: LearnError::Interrupted,
+                ..
+            }
+        )
+    }
 }
 
 /// One book file, and what became of its last (re)opening.
@@ -83,6 +105,10 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// The shipped book and the user's book.
 pub struct PlayBooks {
     slots: Vec<BookSlot>,
+    /// Games to learn that the journal beside the user's book could not keep, oldest first.
+    unsaved: Vec<Vec<Move>>,
+    /// The last learn failed (not interrupted): games waiting are left until the next learn.
+    suspended: bool,
     /// The books open now, in the order they are consulted (none when none is).
     open: Option<Arc<BookSet>>,
 }
@@ -109,7 +135,12 @@ impl PlayBooks {
                 state: SlotState::Closed,
             });
         }
-        PlayBooks { slots, open: None }
+        PlayBooks {
+            slots,
+            unsaved: Vec::new(),
+            suspended: false,
+            open: None,
+        }
     }
 
     /// The books open now.
@@ -232,9 +263,17 @@ impl PlayBooks {
         moves
     }
 
-    /// Adds a game to the user's book and republishes it (the shipped book is never
-    /// written), valuing with `make_valuer(depth)`; says what was done. A new user's book
-    /// takes the shipped book's settings. When `stop` is set meanwhile, nothing is published.
+    /// The user's book, when there is one.
+    fn user_setting(&self) -> Option<BookSetting> {
+        self.slots
+            .iter()
+            .find(|s| s.user)
+            .map(|s| s.setting.clone())
+    }
+
+    /// Keeps a game for the user's book (in its journal, see [`super::pending`]; in memory when
+    /// the journal cannot be written), then learns every game waiting, this one last. The
+    /// shipped book is never written. See [`PlayBooks::learn_waiting`].
     pub fn learn<V: Valuer>(
         &mut self,
         moves: &[Move],
@@ -242,14 +281,52 @@ impl PlayBooks {
         threads: usize,
         stop: &AtomicBool,
     ) -> Result<String, LearnFailure> {
-        let Some(setting) = self
-            .slots
-            .iter()
-            .find(|s| s.user)
-            .map(|s| s.setting.clone())
-        else {
-            return Err(LearnFailure::NoUserBook);
-        };
+        let setting = self.user_setting().ok_or(LearnFailure::NoUserBook)?;
+        self.suspended = false;
+        if let Err(e) = pending::keep(&setting.path, moves) {
+            tracing::warn!("{e}: the game is kept in memory until it is learned");
+            self.unsaved.push(moves.to_vec());
+        }
+        self.learn_waiting(make_valuer, threads, stop)
+    }
+
+    /// True when games wait to be learned into the user's book and the last try did not
+    /// fail (after a failure, the next [`PlayBooks::learn`] tries again).
+    pub fn has_waiting(&self) -> bool {
+        if self.suspended {
+            return false;
+        }
+        !self.unsaved.is_empty()
+            || self
+                .user_setting()
+                .is_some_and(|s| pending::journal_path(&s.path).is_file())
+    }
+
+    /// Learns the games waiting for the user's book, oldest first, each valued by searches
+    /// `make_valuer(depth)` and published on its own; says what was done. A new user's book
+    /// takes the shipped book's settings. When `stop` is set meanwhile, or a game cannot be
+    /// stored, the games not published stay waiting.
+    pub fn learn_waiting<V: Valuer>(
+        &mut self,
+        make_valuer: &(dyn Fn(u32) -> V + Sync),
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<String, LearnFailure> {
+        let setting = self.user_setting().ok_or(LearnFailure::NoUserBook)?;
+        let result = self.learn_each(&setting.path, make_valuer, threads, stop);
+        if let Err(LearnFailure::Store { source, .. }) = &result {
+            self.suspended = !matches!(source, LearnError::Interrupted);
+        }
+        result
+    }
+
+    fn learn_each<V: Valuer>(
+        &mut self,
+        path: &Path,
+        make_valuer: &(dyn Fn(u32) -> V + Sync),
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Result<String, LearnFailure> {
         let shipped = self.slots.iter().find_map(|s| match &s.state {
             SlotState::Open { book, .. } if !s.user => Some(book.info().clone()),
             _ => None,
@@ -260,19 +337,54 @@ impl PlayBooks {
                 super::BookBuilder::new(super::builder::DEFAULT_MIN_EMPTIES).info
             })
         };
-        let r = learn_game(&setting.path, moves, &template, make_valuer, threads, stop)?;
-        Ok(format!(
-            "{}: {} new positions, {} searched, {} solved; {} positions{}",
-            setting.path.display(),
-            r.new_positions,
-            r.stats.searched,
-            r.stats.solved,
-            r.positions,
-            if r.merged {
-                " (added to the version another engine published meanwhile)"
-            } else {
-                ""
+        let journal = pending::waiting(path).map_err(|e| self.failure(e.into(), 1))?;
+        let games = journal.iter().map(|g| (g, true));
+        let unsaved = self.unsaved.clone();
+        let games: Vec<(&Vec<Move>, bool)> =
+            games.chain(unsaved.iter().map(|g| (g, false))).collect();
+        let (mut learned, mut new_positions, mut searched, mut solved, mut positions) =
+            (0, 0, 0, 0, 0);
+        for (i, (game, journaled)) in games.iter().enumerate() {
+            let r = learn_game(
+                path,
+                game,
+                &template,
+                make_valuer,
+                threads,
+                stop,
+                *journaled,
+            )
+            .map_err(|e| self.failure(e, games.len() - i))?;
+            if !journaled {
+                self.unsaved.remove(0);
             }
+            if r.merged {
+                tracing::info!(
+                    "{}: added to the version another engine published meanwhile",
+                    path.display()
+                );
+            }
+            if !r.learned_elsewhere {
+                learned += 1;
+                new_positions += r.new_positions;
+                searched += r.stats.searched;
+                solved += r.stats.solved;
+                positions = r.positions;
+            }
+        }
+        Ok(format!(
+            "{}: {learned} game(s), {new_positions} new positions, {searched} searched, \
+             {solved} solved; {positions} positions",
+            path.display()
         ))
+    }
+
+    /// The failure `source` with `waiting` games kept.
+    fn failure(&self, source: LearnError, waiting: usize) -> LearnFailure {
+        LearnFailure::Store {
+            source,
+            waiting,
+            in_memory: !self.unsaved.is_empty(),
+        }
     }
 }

@@ -60,17 +60,11 @@ impl BookSource for BookSet {
     fn probe(&self, board: &Board) -> Option<BookProbe> {
         let mut valued: Option<BookProbe> = None;
         let mut unvalued = None;
-        for book in &self.books {
-            match book.probe(board) {
-                Some(p) if p.valued => {
-                    if valued.is_none_or(|v| support(&p) > support(&v)) {
-                        valued = Some(p);
-                    }
-                }
-                Some(p) => {
-                    unvalued.get_or_insert(p);
-                }
-                None => {}
+        for p in self.books.iter().filter_map(|book| book.probe(board)) {
+            if !p.valued {
+                unvalued.get_or_insert(p);
+            } else if valued.is_none_or(|v| support(&p) > support(&v)) {
+                valued = Some(p);
             }
         }
         valued.or(unvalued)

@@ -120,6 +120,8 @@ pub enum LearnError {
 /// What learning a game did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LearnReport {
+    /// The game had left the journal: another engine learned it, and nothing was published.
+    pub learned_elsewhere: bool,
     /// Positions of the game the book did not hold.
     pub new_positions: usize,
     pub stats: SweepStats,
@@ -135,7 +137,9 @@ pub struct LearnReport {
 /// lock; when another writer published meanwhile, the game is added to that version instead,
 /// reusing the searches made, so every writer's games are kept and counted. When `stop` is
 /// set meanwhile (the valuers should watch it too), nothing is published and the answer is
-/// [`LearnError::Interrupted`]: the book stays as it was.
+/// [`LearnError::Interrupted`]: the book stays as it was. A `journaled` game is one of the
+/// book's journal ([`super::pending`]): it is published only while still there, and leaves it
+/// once published.
 pub fn learn_game<V: Valuer>(
     path: &Path,
     moves: &[Move],
@@ -143,6 +147,7 @@ pub fn learn_game<V: Valuer>(
     make_valuer: &(dyn Fn(u32) -> V + Sync),
     threads: usize,
     stop: &AtomicBool,
+    journaled: bool,
 ) -> Result<LearnReport, LearnError> {
     let interrupted = || stop.load(Ordering::SeqCst);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -166,6 +171,12 @@ pub fn learn_game<V: Valuer>(
         return Err(LearnError::Interrupted);
     }
     let lock = BookLock::acquire(path)?;
+    if journaled && !super::pending::is_waiting(path, moves, &lock)? {
+        return Ok(LearnReport {
+            learned_elsewhere: true,
+            ..LearnReport::default()
+        });
+    }
     let published = read_for_learning(path, template)?;
     let merged = published.origin() != book.origin();
     if merged {
@@ -185,7 +196,13 @@ pub fn learn_game<V: Valuer>(
         return Err(LearnError::Interrupted);
     }
     book.publish_locked(path, &lock)?;
+    if journaled {
+        if let Err(e) = super::pending::learned(path, moves, &lock) {
+            tracing::warn!("{e}: the game is in the book, but stays in its journal");
+        }
+    }
     Ok(LearnReport {
+        learned_elsewhere: false,
         new_positions,
         stats,
         positions: book.len(),

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod book;
 mod common;
 pub mod eval;
+pub mod install;
 pub mod matches;
 pub mod openings;
 pub mod perft;
@@ -26,6 +27,8 @@ use crate::engine::BuildError;
 pub enum CliError {
     #[error(transparent)]
     Build(#[from] BuildError),
+    #[error(transparent)]
+    Install(#[from] install::InstallError),
     #[error(transparent)]
     Book(#[from] crate::book::BookError),
     #[error(transparent)]

@@ -286,6 +286,7 @@ impl EngineBuilder {
         if !weights.is_file() {
             return Err(BuildError::MissingWeights(weights));
         }
+        tracing::info!("weights {}", weights.display());
         let probcut = self.probcut()?;
         let solver = self.solver_files()?;
         let options = self.engine_options()?;

@@ -2,6 +2,8 @@
 //! out ([`Event`]: progress per iteration, candidate lists, analysed positions, the final
 //! result); a shared stop flag ends the running task at once. Tasks run one at a time, in the
 //! order given; which one runs is the caller's record (the protocol driver's), not the engine's.
+//! While no task waits, the worker learns the games waiting for the user's book, and the next
+//! task stops that at once.
 //! This is the only API the protocols use; it knows nothing about who asked or how the answer
 //! is printed.
 
@@ -16,7 +18,7 @@ use crate::board::{Board, Move};
 use crate::book::play::{OfferedMove, PlayBooks};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
-use crate::search::{Limits, Report, Score, Searcher, Selectivity};
+use crate::search::{Limits, Report, Score, Searcher, Selectivity, TimeControl};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -50,9 +52,9 @@ pub enum Task {
     /// Forget the transposition table (a new game; a republished book is picked up now);
     /// answered by [`Outcome::Cleared`].
     Clear,
-    /// Add a game (moves from the standard start) to the user's book (never the shipped
-    /// one), value the new positions and republish that file; answered by
-    /// [`Outcome::Learned`].
+    /// Keep a game (moves from the standard start) for the user's book (never the shipped
+    /// one), then learn every game waiting: value the new positions and republish that file;
+    /// answered by [`Outcome::Learned`]. When stopped, the games not stored stay waiting.
     Learn { moves: Vec<Move> },
 }
 
@@ -84,7 +86,7 @@ pub enum Outcome {
     /// The static evaluation for the side to move.
     Static(Score),
     Cleared,
-    /// What learning a game did (or why nothing was stored).
+    /// What learning did, or why the game is not stored yet.
     Learned(Result<String, LearnFailure>),
 }
 
@@ -179,6 +181,8 @@ impl From<OfferedMove> for BookMove {
 pub struct Engine {
     jobs: Option<mpsc::Sender<Job>>,
     stop: Arc<AtomicBool>,
+    /// Stops the worker's learning between tasks (set by every submit).
+    idle_stop: Arc<AtomicBool>,
     next_id: JobId,
     worker: Option<JoinHandle<()>>,
     /// Signalled once the worker has built its searcher (see [`Engine::wait_ready`]).
@@ -206,6 +210,8 @@ impl Engine {
         let (tx, rx) = mpsc::channel::<Job>();
         let stop = Arc::new(AtomicBool::new(false));
         let worker_stop = stop.clone();
+        let idle_stop = Arc::new(AtomicBool::new(false));
+        let worker_idle_stop = idle_stop.clone();
         let (ready_tx, ready) = mpsc::sync_channel::<()>(1);
         let handle = std::thread::Builder::new()
             .name("wedge-engine".into())
@@ -220,6 +226,7 @@ impl Engine {
                 let mut worker = Worker {
                     searcher: make(),
                     stop: worker_stop,
+                    idle_stop: worker_idle_stop,
                     sink,
                     books: PlayBooks::new(options.book.as_ref(), options.user_book.as_ref()),
                     options,
@@ -227,7 +234,7 @@ impl Engine {
                 };
                 worker.reopen_books();
                 let _ = ready_tx.send(());
-                while let Ok(job) = rx.recv() {
+                while let Some(job) = worker.next_job(&rx) {
                     worker.run(job);
                 }
             });
@@ -241,6 +248,7 @@ impl Engine {
         Engine {
             jobs: Some(tx),
             stop,
+            idle_stop,
             next_id: 1,
             worker,
             ready: Some(ready),
@@ -267,6 +275,8 @@ impl Engine {
             .jobs
             .as_ref()
             .is_some_and(|tx| tx.send(Job { id, task }).is_ok());
+        // After the send: the worker clears this flag before it looks for a task.
+        self.idle_stop.store(true, Ordering::SeqCst);
         if !sent || self.worker.is_none() {
             return Err(WorkerGone);
         }
@@ -276,6 +286,7 @@ impl Engine {
     /// Asks the running task to stop now; it still sends its [`Event::Done`].
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.idle_stop.store(true, Ordering::SeqCst);
     }
 
     /// The stop flag itself (for callers that must set it from another thread).
@@ -286,8 +297,9 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.stop();
+        // The channel closes first, so a worker between tasks finds it closed.
         self.jobs = None;
+        self.stop();
         if let Some(w) = self.worker.take() {
             let _ = w.join();
         }
@@ -298,6 +310,7 @@ impl Drop for Engine {
 struct Worker<E: Evaluator> {
     searcher: Searcher<E>,
     stop: Arc<AtomicBool>,
+    idle_stop: Arc<AtomicBool>,
     sink: EventSink,
     options: EngineOptions,
     /// The shipped book and the user's.
@@ -306,6 +319,28 @@ struct Worker<E: Evaluator> {
 }
 
 impl<E: Evaluator> Worker<E> {
+    /// The next task (none once the engine is dropped). While none waits, the games waiting
+    /// for the user's book are learned; a submitted task stops that at once.
+    fn next_job(&mut self, jobs: &mpsc::Receiver<Job>) -> Option<Job> {
+        while self.books.has_waiting() {
+            // Cleared before looking: a task submitted from now on sets it again.
+            self.idle_stop.store(false, Ordering::SeqCst);
+            match jobs.try_recv() {
+                Ok(job) => return Some(job),
+                Err(mpsc::TryRecvError::Disconnected) => return None,
+                Err(mpsc::TryRecvError::Empty) => {
+                    let stop = self.idle_stop.clone();
+                    match self.learn(None, &stop) {
+                        Ok(what) => tracing::info!("learned the games waiting: {what}"),
+                        Err(e) if e.interrupted() => tracing::debug!("learning paused: {e}"),
+                        Err(e) => tracing::warn!("learn: {e}"),
+                    }
+                }
+            }
+        }
+        jobs.recv().ok()
+    }
+
     /// Maps the books again when a file was replaced, and gives the search the new set.
     fn reopen_books(&mut self) {
         if self.books.reopen() {
@@ -358,24 +393,30 @@ impl<E: Evaluator> Worker<E> {
         squares
     }
 
-    /// Adds a game to the user's book (searches of the book's depth value it) and maps the
-    /// books again.
-    fn learn(&mut self, moves: &[Move]) -> Result<String, LearnFailure> {
+    /// Keeps `game` (if any) for the user's book and learns every game waiting (searches of
+    /// the book's depth value them), then maps the books again. `stop` ends the searches, and
+    /// the games not yet published stay waiting.
+    fn learn(
+        &mut self,
+        game: Option<&[Move]>,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<String, LearnFailure> {
         let eval = self.searcher.evaluator_arc();
-        // `quit` or the end of input stops the searches, and then nothing is published.
         let make = |depth: u32| {
             crate::search::SearchValuer::new(
                 Searcher::new(eval.clone(), 16, 1),
                 depth,
                 Selectivity::NONE,
             )
-            .with_stop(self.stop.clone())
+            .with_stop(stop.clone())
         };
-        let text = self
-            .books
-            .learn(moves, &make, self.searcher.threads(), &self.stop)?;
+        let threads = self.searcher.threads();
+        let result = match game {
+            Some(moves) => self.books.learn(moves, &make, threads, stop),
+            None => self.books.learn_waiting(&make, threads, stop),
+        };
         self.reopen_books();
-        Ok(text)
+        result
     }
 
     fn run(&mut self, job: Job) {
@@ -434,7 +475,10 @@ impl<E: Evaluator> Worker<E> {
                 self.reopen_books();
                 Outcome::Cleared
             }
-            Task::Learn { moves } => Outcome::Learned(self.learn(&moves)),
+            Task::Learn { moves } => {
+                let stop = self.stop.clone();
+                Outcome::Learned(self.learn(Some(&moves), &stop))
+            }
         };
         let stopped = self.stop.load(Ordering::Relaxed);
         (self.sink)(Event::Done {
@@ -538,6 +582,19 @@ impl<E: Evaluator> Worker<E> {
 /// NBoard leaves it; NTest's depth 8 solves exactly from 13 and win/loss/draw from 17).
 pub const EXACT_MARGIN: u32 = 6;
 pub const WLD_MARGIN: u32 = 9;
+
+/// What every protocol searches with for a move: a level set by the user (`set depth N`,
+/// `wedge-depth N`) fixes the midgame depth and the solve points and a clock can only shorten
+/// the move; without a level the clock decides how deep to go and where to solve.
+pub fn limits_for_play(level: Option<u32>, time: TimeControl) -> Limits {
+    match level {
+        Some(depth) => Limits {
+            time,
+            ..limits_for_depth(depth)
+        },
+        None => Limits::timed(time, 60),
+    }
+}
 
 /// The level every protocol uses for "search to midgame depth `depth`", with no clock: a
 /// selective midgame search to that depth, a win/loss/draw solve from `depth + WLD_MARGIN`

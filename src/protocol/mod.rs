@@ -51,13 +51,6 @@ impl StopPolicy {
         on_eof: true,
     };
 
-    /// Only `quit` and the end of input stop the job (book learning: other commands wait for
-    /// it; an interrupted learn stores nothing, and the book stays as it was).
-    pub const QUIT_OR_EOF: StopPolicy = StopPolicy {
-        on_line: |l| l.split_whitespace().next() == Some("quit"),
-        on_eof: true,
-    };
-
     /// Whether `input` stops a job with this policy.
     pub fn stops(&self, input: &Input) -> bool {
         match input {

@@ -222,8 +222,11 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
-    /// Starts a new search generation: older entries become the first to be replaced.
+    /// Starts a new search generation: older entries become the first to be replaced. The
+    /// first search faults the table's pages in (an engine that never searches, as a GUI's
+    /// spare copies, keeps none of its table resident).
     pub fn new_search(&self) {
+        self.buckets.fault_in();
         self.age.fetch_add(1, Relaxed);
         self.mark_used();
     }

@@ -6,7 +6,7 @@
 //! before it is probed.
 
 use std::ops::Deref;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Marker for types whose every bit pattern of all zeros is a valid value made only of
 /// atomics (so a shared view of zeroed mapped memory is sound).
@@ -23,13 +23,16 @@ unsafe impl ZeroedAtomics for AtomicU64 {}
 pub struct TableMemory<T: ZeroedAtomics> {
     map: memmap2::MmapMut,
     len: usize,
+    /// Set once [`TableMemory::fault_in`] has run.
+    faulted: AtomicBool,
     _values: std::marker::PhantomData<T>,
 }
 
 impl<T: ZeroedAtomics> TableMemory<T> {
-    /// Maps `len` zeroed values; huge pages are asked for, not required. Fails when the
-    /// system refuses the memory, or when it is more than the process may use (faulting the
-    /// pages in would then get the process killed instead).
+    /// Maps `len` zeroed values; huge pages are asked for, not required. No page is resident
+    /// until [`TableMemory::fault_in`] or a first access. Fails when the system refuses the
+    /// memory, or when it is more than the process may use (faulting the pages in would then
+    /// get the process killed instead).
     pub fn new(len: usize) -> std::io::Result<TableMemory<T>> {
         let bytes = Self::bytes_for(len)?;
         check_limits(bytes)?;
@@ -39,13 +42,12 @@ impl<T: ZeroedAtomics> TableMemory<T> {
             // Advice only: without transparent huge pages the table works on small pages.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
-        let memory = TableMemory {
+        Ok(TableMemory {
             map,
             len,
+            faulted: AtomicBool::new(false),
             _values: std::marker::PhantomData,
-        };
-        memory.touch_pages();
-        Ok(memory)
+        })
     }
 
     /// The bytes of `len` values.
@@ -66,11 +68,14 @@ impl<T: ZeroedAtomics> TableMemory<T> {
             .map_err(|e| with_limit(e, bytes))
     }
 
-    /// Faults every page in now (the kernel zeroes it), so that the first search does not
-    /// pay for it: a 256 MB table cost the first move of a game 0.7 s. Storing a zero keeps
-    /// the contents as they are.
-    fn touch_pages(&self) {
-        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    /// Faults every page in (the kernel zeroes it) the first time it is called, so that a
+    /// search does not take the faults one probe at a time; later calls do nothing. Storing
+    /// a zero keeps the contents as they are.
+    pub fn fault_in(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.faulted.swap(true, Ordering::AcqRel) {
+            return;
+        }
         let bytes = self.len * std::mem::size_of::<T>();
         let words = self.map.as_ptr().cast::<AtomicU64>();
         for offset in (0..bytes).step_by(4096) {

@@ -14,7 +14,7 @@ pub use parse::{parse_gtp_line, GtpCommand, GtpLine, GtpParseError, COMMANDS};
 use super::text::{black_margin, counts, drawing, result_text, upper};
 use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::{Move, Square, Squares};
-use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
+use crate::engine::{limits_for_depth, limits_for_play, BookMove, Event, Outcome, Task};
 use crate::formats::{Color, Game, IllegalReason, PassPolicy, Position};
 use crate::search::{Limits, Report, Score, Selectivity, SolveMode, TimeControl};
 use std::time::{Duration, Instant};
@@ -81,7 +81,7 @@ pub enum Job {
 pub struct Gtp {
     game: Game,
     depth: u32,
-    /// Set by `wedge-depth`: also caps the depth of searches under a clock.
+    /// Set by `wedge-depth`: the level also under a clock, which can only shorten a move.
     depth_cap: Option<u32>,
     clocks: [GtpClock; 2],
     /// `time_settings` (main, byo-yomi time, byo-yomi stones) for `clear_board`.
@@ -134,7 +134,7 @@ impl Gtp {
 
     /// The search limits for `color`'s move.
     fn limits(&self, color: Color) -> Limits {
-        let timed = |time| Limits::timed(time, self.depth_cap.unwrap_or(60));
+        let timed = |time| limits_for_play(self.depth_cap, time);
         match self.clocks[Self::clock_index(color)] {
             GtpClock::None => limits_for_depth(self.depth),
             GtpClock::Main(left) => timed(TimeControl::Clock {

@@ -15,9 +15,11 @@ pub use parse::{parse_nboard_line, NboardCommand, NboardParseError};
 use super::text::{pv_text, upper};
 use super::{Ctx, Flow, Protocol, StopPolicy};
 use crate::board::Move;
-use crate::engine::{limits_for_depth, BookMove, Event, Outcome, ScoredRootMove, Task};
+use crate::engine::{
+    limits_for_depth, limits_for_play, BookMove, Event, Outcome, ScoredRootMove, Task,
+};
 use crate::formats::{Game, GgfGame, IllegalReason, MoveItem, MoveNote, Position};
-use crate::search::{Limits, Report, Score, SolveMode};
+use crate::search::{Report, Score, SolveMode};
 
 /// The name sent with `set myname` (NBoard wants one alphanumeric token).
 pub const NAME: &str = "Wedge";
@@ -149,11 +151,13 @@ impl Nboard {
             NboardCommand::Learn => {
                 let game = self.record.game();
                 if game.start() != Position::START {
-                    tracing::info!("learn: the game does not start from the standard position");
-                    ctx.out().line("learned");
+                    error(
+                        ctx,
+                        "learn: the game does not start from the standard position; nothing stored",
+                    );
                 } else {
                     let moves = game.moves().to_vec();
-                    ctx.start(Task::Learn { moves }, StopPolicy::QUIT_OR_EOF, Job::Learn);
+                    start(ctx, Task::Learn { moves }, STATUS_LEARNING, Job::Learn);
                 }
             }
             NboardCommand::Analyze => self.analyze(ctx),
@@ -190,10 +194,10 @@ impl Nboard {
             error(ctx, "go: the game is over");
             return;
         }
-        // On a clock, time decides how deep to go and where to solve, within the GUI's depth
-        // (none if it set none); without one, the depth's level does.
+        // The GUI's level (`set depth`) fixes the depth and the solve points, and its clock
+        // can only shorten the move; without a level the clock decides.
         let limits = match clock::time_left(&self.record, &self.clocks) {
-            Some(tc) => Limits::timed(tc, self.depth.unwrap_or(60)),
+            Some(tc) => limits_for_play(self.depth, tc),
             None => limits_for_depth(self.depth()),
         };
         tracing::debug!("go with {limits:?}");
@@ -225,10 +229,12 @@ impl Nboard {
 const STATUS_ANALYZING: &str = "status Analyzing";
 /// The status-bar text while a `go` runs.
 const STATUS_THINKING: &str = "status Thinking";
+/// The status-bar text while a `learn` runs.
+const STATUS_LEARNING: &str = "status Learning";
 /// Clears the status bar once the engine is done.
 const STATUS_DONE: &str = "status";
 
-/// Starts a search that any new line stops, saying so on the status bar.
+/// Starts a task that any new line stops, saying so on the status bar.
 fn start(ctx: &mut Ctx<'_, Job>, task: Task, status: &str, job: Job) {
     ctx.out().line(status);
     if !ctx.start(task, StopPolicy::ANY_LINE, job) {
@@ -381,13 +387,20 @@ impl Protocol for Nboard {
                         .line(&format!("=== {}/{eval}/{secs:.1}", upper(r.best)));
                     ctx.out().line(STATUS_DONE);
                 }
-                (Job::Learn, Outcome::Learned(result)) => {
-                    match result {
-                        Ok(what) => tracing::info!("learned: {what}"),
-                        Err(e) => tracing::warn!("learn: {e}; nothing stored"),
+                // `learned` only when the game is in the book; otherwise the status line says
+                // what happened and that the game waits.
+                (Job::Learn, Outcome::Learned(result)) => match result {
+                    Ok(what) => {
+                        tracing::info!("learned: {what}");
+                        ctx.out().line("learned");
                     }
-                    ctx.out().line("learned");
-                }
+                    Err(e) if e.interrupted() => {
+                        tracing::info!("learn: {e}");
+                        ctx.out()
+                            .line(&format!("status learn: {}", one_line(&e.to_string())));
+                    }
+                    Err(e) => error(ctx, &format!("learn: {e}")),
+                },
                 _ => {}
             },
         }
