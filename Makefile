@@ -3,13 +3,19 @@
 
 CARGO ?= cargo
 
-.PHONY: build run test test-long bench perft match strength fuzz fuzz-smoke lint fmt ci clean
+.PHONY: build run install test test-long bench perft match strength fuzz fuzz-smoke lint fmt ci clean
 
 build:
 	$(CARGO) build --release
 
 run: build
 	./target/release/wedge
+
+# The engine for GUIs: the executable in $(PREFIX)/bin, the weights and book in
+# $(PREFIX)/share/wedge, where it finds them (see README.md, "Using Wedge from a GUI").
+PREFIX ?= $(HOME)/.local
+install: build
+	./target/release/wedge install --prefix $(PREFIX)
 
 test:
 	$(CARGO) test
