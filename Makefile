@@ -37,8 +37,8 @@ MATCH_DEPTH ?= 2
 MATCH_GAMES ?= 20
 match: build
 	./target/release/wedge match \
-		--engine "./target/release/wedge --hash 16 nboard" \
-		--engine "./target/release/wedge --hash 16 nboard" \
+		--engine "./target/release/wedge --hash 16 --threads 1 nboard" \
+		--engine "./target/release/wedge --hash 16 --threads 1 nboard" \
 		--depth $$(( $(MATCH_DEPTH) + 2 )) --depth $(MATCH_DEPTH) \
 		--games $(MATCH_GAMES) --concurrency 2 \
 		--openings books/openings-8ply.txt --out target/match.ggf

@@ -20,7 +20,7 @@ match() { # name, opponent command, extra match arguments...
   local name=$1 opp=$2
   shift 2
   echo "== Wedge vs $name ($*), $GAMES games"
-  "$WEDGE" match --engine "$WEDGE --hash 64 --no-book nboard" --engine "$opp" \
+  "$WEDGE" match --engine "$WEDGE --hash 64 --threads 1 --no-book nboard" --engine "$opp" \
     --games "$GAMES" --openings books/openings-8ply.txt --out "$OUT/$name-${*// /_}.ggf" "$@" |
     sed -n '/^final result/,$p'
 }

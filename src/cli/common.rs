@@ -7,7 +7,8 @@ use std::path::PathBuf;
 /// Options shared by every subcommand.
 #[derive(Args, Clone)]
 pub struct Common {
-    /// Search threads (default 1; `wedge train` and `wedge selfplay` use all cores unless given).
+    /// Search threads (default: every core in play, `nboard`, `gtp` and the console; 1 in the
+    /// tools; `wedge train` and `wedge selfplay` use every core unless given).
     #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
     /// Transposition table size in MB.
@@ -55,9 +56,17 @@ pub struct Common {
 }
 
 impl Common {
-    /// Search threads for everything but training: `--threads`, else 1.
+    /// Search threads for the tools: `--threads`, else 1.
     pub fn threads(&self) -> usize {
         self.threads.unwrap_or(1) as usize
+    }
+
+    /// Search threads for play over a protocol: `--threads`, else every core.
+    pub fn play_threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        )
     }
 
     /// The engine these options describe.

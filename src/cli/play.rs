@@ -35,9 +35,13 @@ pub fn run_gtp(common: &Common, args: &GtpArgs) -> Result<(), CliError> {
     run_protocol(common, Gtp::new(args.depth))
 }
 
-/// Runs `proto` with the engine the options describe; what can be checked before the engine
-/// thread starts (table size, files) fails here, before anything is answered.
+/// Runs `proto` with the engine the options describe, on every core unless `--threads` says;
+/// what can be checked before the engine thread starts (table size, files) fails here, before
+/// anything is answered.
 fn run_protocol<P: Protocol>(common: &Common, proto: P) -> Result<(), CliError> {
-    let make_engine = common.builder().engine_factory()?;
+    let make_engine = common
+        .builder()
+        .with_threads(common.play_threads())
+        .engine_factory()?;
     Ok(crate::protocol::frontend::serve(proto, make_engine)?)
 }

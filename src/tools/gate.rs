@@ -135,7 +135,7 @@ pub fn run_gate(
     })?;
     let engine = |weights: &Path, name: &str, depth: u32| EngineSpec {
         command: format!(
-            "{} --weights {} --hash 64 --no-book nboard",
+            "{} --weights {} --hash 64 --threads 1 --no-book nboard",
             exe.display(),
             weights.display()
         ),
