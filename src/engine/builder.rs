@@ -8,7 +8,7 @@ use crate::eval::PatternEval;
 use crate::search::Searcher;
 use crate::search::TranspositionTable;
 use crate::search::{ProbCutError, ProbCutModel, TableError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Why an engine could not be assembled.
@@ -39,8 +39,12 @@ pub enum BuildError {
     /// As `Table`, found before the engine thread starts (the option is named).
     #[error("--hash {mb}: {0}", mb = .0.megabytes)]
     Hash(TableError),
-    #[error("--learn-book {} is a directory; name the book file", .0.display())]
-    LearnBookIsDirectory(PathBuf),
+    /// The user's book is there but no regular file (a directory, a FIFO...).
+    #[error("--learn-book {}: {source}; name a book file", path.display())]
+    LearnBook {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(
         "--learn-book {} is the shipped book, which play never writes; learned games need a \
          book of their own",
@@ -135,7 +139,7 @@ impl EngineBuilder {
                 .weights_path()
                 .ok()
                 .map(|w| w.with_extension("probcut"))
-                .filter(|p| p.is_file()),
+                .filter(|p| p.exists()),
         }
     }
 
@@ -160,7 +164,7 @@ impl EngineBuilder {
                 .weights_path()
                 .ok()
                 .map(|w| w.with_file_name(SOLVER_WEIGHTS_FILE))
-                .filter(|p| p.is_file()),
+                .filter(|p| p.exists()),
         };
         match (path, &self.solver_probcut) {
             (Some(path), _) => Ok(Some(EngineBuilder {
@@ -191,9 +195,7 @@ impl EngineBuilder {
             return Ok(None);
         };
         let path = solver.weights_path()?;
-        if !path.is_file() {
-            return Err(BuildError::MissingSolverWeights(path));
-        }
+        check_weights_file(&path, BuildError::MissingSolverWeights)?;
         Ok(Some((path, solver.probcut()?)))
     }
 
@@ -249,8 +251,12 @@ impl EngineBuilder {
             );
             return Ok(None);
         };
-        if path.is_dir() {
-            return Err(BuildError::LearnBookIsDirectory(path));
+        // Refused when there but no regular file; none yet is fine (the first learned game
+        // makes it), and other failures are reported when the book is used.
+        if let Err(source) = crate::paths::regular_file(&path) {
+            if crate::paths::WrongKind::of(&source).is_some() {
+                return Err(BuildError::LearnBook { path, source });
+            }
         }
         if let Ok(target) = std::fs::canonicalize(&path) {
             let shipped = crate::paths::data_file_locations("books", "default.book");
@@ -283,9 +289,7 @@ impl EngineBuilder {
     pub fn engine_factory(&self) -> Result<impl FnOnce(EventSink) -> Engine + Send, BuildError> {
         TranspositionTable::check_size(self.hash_mb).map_err(BuildError::Hash)?;
         let weights = self.weights_path()?;
-        if !weights.is_file() {
-            return Err(BuildError::MissingWeights(weights));
-        }
+        check_weights_file(&weights, BuildError::MissingWeights)?;
         let probcut = self.probcut()?;
         let solver = self.solver_files()?;
         let options = self.engine_options()?;
@@ -307,6 +311,16 @@ impl EngineBuilder {
                 sink,
             )
         })
+    }
+}
+
+/// Checks, before a thread loads it, that the weights file `path` is a regular file: `missing`
+/// when nothing is there, else what is there named.
+fn check_weights_file(path: &Path, missing: fn(PathBuf) -> BuildError) -> Result<(), BuildError> {
+    match crate::paths::regular_file(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(missing(path.to_path_buf())),
+        Err(e) => Err(WeightsError::new(path, e.into()).into()),
     }
 }
 

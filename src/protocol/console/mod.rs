@@ -235,7 +235,7 @@ impl Console {
     }
 
     fn load(&mut self, file: &str) -> String {
-        let text = match std::fs::read_to_string(file) {
+        let text = match crate::paths::read_text(std::path::Path::new(file)) {
             Ok(t) => t,
             Err(e) => return format!("? cannot read {file}: {e}"),
         };
