@@ -4,7 +4,7 @@ use super::{parse_board_or_transcript, CliError, Common};
 use crate::board::Board;
 use crate::book::{Book, BookBuilder};
 use crate::distrib::book_queue::QueueValuer;
-use crate::engine::EngineBuilder;
+use crate::engine::{BuildError, EngineBuilder};
 use crate::eval::PatternEval;
 use crate::search::SearchValuer;
 use crate::search::Selectivity;
@@ -248,7 +248,8 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             builder.threads,
             builder.hash_mb.min(256),
             after_level,
-        );
+        )
+        .map_err(BuildError::hash)?;
         eprintln!(
             "valued: {} searched, {} solved, {} leaves added in {:.1} s",
             stats.searched,

@@ -7,7 +7,7 @@ use crate::eval::weights::WeightsError;
 use crate::eval::PatternEval;
 use crate::search::Searcher;
 use crate::search::TranspositionTable;
-use crate::search::{ProbCutError, ProbCutModel, TableError};
+use crate::search::{ProbCutError, ProbCutModel, TableError, TableSizeError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -33,12 +33,9 @@ pub enum BuildError {
     Weights(#[from] WeightsError),
     #[error(transparent)]
     ProbCut(#[from] ProbCutError),
-    /// The system refuses the table's memory (the message names the size).
+    /// The system refuses the memory of the table `--hash` asks for.
     #[error(transparent)]
-    Table(#[from] TableError),
-    /// As `Table`, found before the engine thread starts (the option is named).
-    #[error("--hash {mb}: {0}", mb = .0.megabytes)]
-    Hash(TableError),
+    Hash(TableSizeError),
     /// The user's book is there but no regular file (a directory, a FIFO...).
     #[error("--learn-book {}: {source}; name a book file", path.display())]
     LearnBook {
@@ -51,6 +48,13 @@ pub enum BuildError {
         .0.display()
     )]
     LearnBookIsShipped(PathBuf),
+}
+
+impl BuildError {
+    /// The error of a table of the size `--hash` asked for.
+    pub fn hash(e: TableError) -> BuildError {
+        BuildError::Hash(e.of_option("--hash"))
+    }
 }
 
 /// The solver's weights' file name beside the play weights they go with (their ProbCut
@@ -208,8 +212,9 @@ impl EngineBuilder {
     /// As [`EngineBuilder::searcher`] around an evaluation already loaded.
     pub fn searcher_of(&self, eval: Arc<PatternEval>) -> Result<Searcher<PatternEval>, BuildError> {
         let probcut = self.probcut()?;
-        let searcher =
-            Searcher::try_new(eval, self.hash_mb, self.threads)?.with_probcut(Arc::new(probcut));
+        let searcher = Searcher::try_new(eval, self.hash_mb, self.threads)
+            .map_err(BuildError::hash)?
+            .with_probcut(Arc::new(probcut));
         Ok(with_solver_files(searcher, self.solver_files()?)?)
     }
 
@@ -287,7 +292,7 @@ impl EngineBuilder {
     /// presence and the ProbCut model are checked here, at once; the weights are loaded and
     /// the table made on the engine thread, where a failure ends the process with its error.
     pub fn engine_factory(&self) -> Result<impl FnOnce(EventSink) -> Engine + Send, BuildError> {
-        TranspositionTable::check_size(self.hash_mb).map_err(BuildError::Hash)?;
+        TranspositionTable::check_size(self.hash_mb).map_err(BuildError::hash)?;
         let weights = self.weights_path()?;
         check_weights_file(&weights, BuildError::MissingWeights)?;
         let probcut = self.probcut()?;
@@ -303,7 +308,7 @@ impl EngineBuilder {
                     };
                     let eval = PatternEval::load(&weights).unwrap_or_else(|e| fail(&e));
                     let searcher = Searcher::try_new(Arc::new(eval), hash, threads)
-                        .unwrap_or_else(|e| fail(&e))
+                        .unwrap_or_else(|e| fail(&BuildError::hash(e)))
                         .with_probcut(Arc::new(probcut));
                     with_solver_files(searcher, solver).unwrap_or_else(|e| fail(&e))
                 },

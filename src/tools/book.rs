@@ -9,7 +9,7 @@ use crate::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
 use crate::book::{Book, BookBuilder, BookInfo};
 use crate::eval::Evaluator;
 use crate::formats::{parse_ggf_games, parse_transcript};
-use crate::search::{Searcher, Selectivity};
+use crate::search::{SearchValuer, Searcher, Selectivity, TableError};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -154,8 +154,9 @@ pub fn add_games(book: &mut BookBuilder, games: &[Vec<Move>]) -> (usize, usize, 
 }
 
 /// Values the book with searches of `depth` plies (solving at the book's solve threshold and
-/// below) on `threads` threads, with a progress bar; `after_level` as in
-/// [`BookBuilder::sweep_levels`].
+/// below) on `threads` threads, each with a table of `hash_mb` MB, with a progress bar;
+/// `after_level` as in [`BookBuilder::sweep_levels`]. Fails, before any search, when the
+/// system refuses the tables.
 pub fn value_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     eval: Arc<E>,
@@ -164,14 +165,21 @@ pub fn value_book<E: Evaluator + 'static>(
     threads: usize,
     hash_mb: usize,
     after_level: &mut dyn FnMut(&mut BookBuilder, u32) -> bool,
-) -> SweepStats {
+) -> Result<SweepStats, TableError> {
     book.info.search_depth = depth.min(60) as u8;
+    // One valuer per thread, made now; a level's threads each take a free one (a valuer
+    // empties its table before every search, so which one a thread gets changes nothing).
+    let valuers = (0..threads.max(1))
+        .map(|_| {
+            let searcher = Searcher::try_new(eval.clone(), hash_mb, 1)?;
+            Ok(Mutex::new(SearchValuer::new(searcher, depth, selectivity)))
+        })
+        .collect::<Result<Vec<_>, TableError>>()?;
     let make = || {
-        crate::search::SearchValuer::new(
-            Searcher::new(eval.clone(), hash_mb, 1),
-            depth,
-            selectivity,
-        )
+        valuers
+            .iter()
+            .find_map(|v| v.try_lock().ok())
+            .expect("as many valuers as threads")
     };
     let progress = Mutex::new(Progress::new(
         "valuing",
@@ -191,13 +199,13 @@ pub fn value_book<E: Evaluator + 'static>(
     };
     let mut local = crate::book::LocalThreads {
         make: &make,
-        threads,
+        threads: valuers.len(),
     };
     let stats = book.sweep_levels(Some(&mut local), &update, after_level);
     if let Ok(p) = progress.lock() {
         p.finish();
     }
-    stats
+    Ok(stats)
 }
 
 /// The publishing of a long sweep (`wedge book revalue`): after a whole empties count, at

@@ -228,7 +228,8 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
             let samples = match &order {
                 Some(e) => label_games(&games, 0, &cfg, e, &mut progress, base),
                 None => label_games(&games, 0, &cfg, &Heuristic, &mut progress, base),
-            };
+            }
+            .map_err(|e| e.of_option("--hash-mb"))?;
             base += games.len() as u64;
             save_samples(&sources[si].cache, &samples).map_err(|e| e.to_string())?;
             parts.push((si, samples));
