@@ -62,15 +62,11 @@ impl BookSource for BookSet {
         let mut unvalued = None;
         for book in &self.books {
             match book.probe(board) {
-                Some(p) if p.valued => {
-                    if valued.is_none_or(|v| support(&p) > support(&v)) {
-                        valued = Some(p);
-                    }
-                }
-                Some(p) => {
+                Some(p) if !p.valued => {
                     unvalued.get_or_insert(p);
                 }
-                None => {}
+                Some(p) if valued.is_none_or(|v| support(&p) > support(&v)) => valued = Some(p),
+                _ => {}
             }
         }
         valued.or(unvalued)
