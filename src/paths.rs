@@ -1,11 +1,125 @@
 //! Where shipped data files are found (`weights/`, `books/` under `$WEDGE_HOME`, beside the
 //! executable, in `../share/wedge` from it, in the source tree, or in the user's data
 //! directory, where `wedge install` puts them), where the user's own files go (the XDG data
-//! directory), and how every file we write is written: atomically.
+//! directory), how every file we write is written (atomically), and how every file we read is
+//! checked first: a regular file (a directory for a directory of files), never a FIFO or a
+//! device, whose opening or reading would block or never end.
 
-use std::fs::File;
-use std::io::Write;
+use std::fs::{File, Metadata};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// What a path names, as far as reading it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    RegularFile,
+    Directory,
+    Fifo,
+    CharDevice,
+    BlockDevice,
+    Socket,
+    Other,
+}
+
+impl FileKind {
+    /// The kind of `t` (from metadata that followed symbolic links).
+    pub fn of(t: std::fs::FileType) -> FileKind {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if t.is_fifo() {
+                return FileKind::Fifo;
+            } else if t.is_char_device() {
+                return FileKind::CharDevice;
+            } else if t.is_block_device() {
+                return FileKind::BlockDevice;
+            } else if t.is_socket() {
+                return FileKind::Socket;
+            }
+        }
+        if t.is_file() {
+            FileKind::RegularFile
+        } else if t.is_dir() {
+            FileKind::Directory
+        } else {
+            FileKind::Other
+        }
+    }
+}
+
+impl std::fmt::Display for FileKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileKind::RegularFile => "a regular file",
+            FileKind::Directory => "a directory",
+            FileKind::Fifo => "a FIFO (named pipe)",
+            FileKind::CharDevice => "a character device",
+            FileKind::BlockDevice => "a block device",
+            FileKind::Socket => "a socket",
+            FileKind::Other => "a file of an unknown kind",
+        })
+    }
+}
+
+/// A path to read that names something else than what is read there. The I/O errors of the
+/// readers below carry it, so every error that names the path says what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("it is {found}, not {wanted}")]
+pub struct WrongKind {
+    pub found: FileKind,
+    pub wanted: FileKind,
+}
+
+impl WrongKind {
+    /// The [`WrongKind`] an I/O error carries, if it is one.
+    pub fn of(e: &io::Error) -> Option<&WrongKind> {
+        e.get_ref()?.downcast_ref()
+    }
+}
+
+/// The metadata of `path` (symbolic links followed) when it is `wanted`, else an
+/// `InvalidInput` error carrying a [`WrongKind`]. Nothing is opened.
+pub fn expect_kind(path: &Path, wanted: FileKind) -> io::Result<Metadata> {
+    let meta = std::fs::metadata(path)?;
+    let found = FileKind::of(meta.file_type());
+    if found == wanted {
+        Ok(meta)
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            WrongKind { found, wanted },
+        ))
+    }
+}
+
+/// [`expect_kind`] for a file to read: checked before it is opened, since opening a FIFO
+/// blocks until a writer comes and reading a device may never end.
+pub fn regular_file(path: &Path) -> io::Result<Metadata> {
+    expect_kind(path, FileKind::RegularFile)
+}
+
+/// [`expect_kind`] for a directory of files to read.
+pub fn directory(path: &Path) -> io::Result<Metadata> {
+    expect_kind(path, FileKind::Directory)
+}
+
+/// Opens the regular file `path` for reading ([`regular_file`]).
+pub fn open_file(path: &Path) -> io::Result<File> {
+    regular_file(path)?;
+    File::open(path)
+}
+
+/// The bytes of the regular file `path` ([`regular_file`]).
+pub fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+    regular_file(path)?;
+    std::fs::read(path)
+}
+
+/// The text of the regular file `path` ([`regular_file`]).
+pub fn read_text(path: &Path) -> io::Result<String> {
+    regular_file(path)?;
+    std::fs::read_to_string(path)
+}
 
 /// The first existing `dir/name` under `$WEDGE_HOME`, beside the executable, in
 /// `../share/wedge` from it (an installed layout), two and three levels up from it (for
@@ -179,6 +293,39 @@ fn process_is_gone(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn only_what_is_asked_for_is_read_and_the_rest_is_named() {
+        let dir = std::env::temp_dir().join(format!("wedge-kinds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("file.txt");
+        std::fs::write(&file, "text").unwrap();
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success(), "mkfifo");
+        assert_eq!(read_text(&file).unwrap(), "text");
+        assert_eq!(read_file(&file).unwrap(), b"text");
+        assert!(directory(&dir).is_ok());
+        let wrong = |e: io::Error| {
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+            (*WrongKind::of(&e).expect("a WrongKind"), e.to_string())
+        };
+        // The FIFO is refused without being opened (opening it would block: no writer).
+        let (kind, text) = wrong(read_file(&fifo).unwrap_err());
+        assert_eq!(kind.found, FileKind::Fifo);
+        assert_eq!(text, "it is a FIFO (named pipe), not a regular file");
+        let (_, text) = wrong(open_file(&dir).unwrap_err());
+        assert_eq!(text, "it is a directory, not a regular file");
+        let (_, text) = wrong(read_text(Path::new("/dev/zero")).unwrap_err());
+        assert_eq!(text, "it is a character device, not a regular file");
+        let (_, text) = wrong(directory(&file).unwrap_err());
+        assert_eq!(text, "it is a regular file, not a directory");
+        let missing = read_file(&dir.join("missing")).unwrap_err();
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
+        assert!(WrongKind::of(&missing).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn atomic_write_replaces_and_leaves_no_temporary() {

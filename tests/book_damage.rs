@@ -306,7 +306,7 @@ fn a_bad_book_is_reported_once_naming_the_file() {
     assert_eq!(lines.len(), 1, "{err}");
     assert!(
         lines[0].contains(&format!(
-            "the book {} is a directory, not a book file",
+            "cannot read the book {}: it is a directory, not a regular file",
             dir.0.display()
         )),
         "{err}"

@@ -168,6 +168,7 @@ scripts! {
     s24_garbage_and_overlong => "24_garbage_and_overlong",
     s25_whole_game => "25_whole_game",
     s26_level_under_clock => "26_level_under_clock",
+    s27_nul_line => "27_nul_line",
 }
 
 scripts! {
@@ -195,6 +196,7 @@ scripts! {
     s21_whole_game => "21_whole_game",
     s22_garbage_and_overlong => "22_garbage_and_overlong",
     s23_quit_stops_genmove => "23_quit_stops_genmove",
+    s24_nul_line => "24_nul_line",
 }
 
 scripts! {
@@ -214,4 +216,5 @@ scripts! {
     s13_whole_game => "13_whole_game",
     s14_quit_stops_think => "14_quit_stops_think",
     s15_end_of_input_stops_think => "15_end_of_input_stops_think",
+    s16_nul_line => "16_nul_line",
 }

@@ -32,7 +32,8 @@ fn tiny_training_run_lowers_the_loss() {
         hash_mb: 4,
     };
     let mut progress = Progress::new("games", games.len() as u64, true);
-    let samples: Vec<LabelledPosition> = label_games(&games, 0, &cfg, &Heuristic, &mut progress, 0);
+    let samples: Vec<LabelledPosition> =
+        label_games(&games, 0, &cfg, &Heuristic, &mut progress, 0).unwrap();
     assert!(samples.len() > 10_000);
     let (val, train): (Vec<LabelledPosition>, Vec<LabelledPosition>) =
         samples.into_iter().partition(|s| s.game % 10 == 0);
@@ -83,8 +84,8 @@ fn labels_do_not_depend_on_the_ordering_evaluation() {
     };
     let shipped = PatternEval::load(std::path::Path::new("weights/default.wts")).unwrap();
     let mut progress = Progress::new("games", games.len() as u64, true);
-    let stand_in = label_games(&games, 0, &cfg, &Heuristic, &mut progress, 0);
-    let trained = label_games(&games, 0, &cfg, &shipped, &mut progress, 0);
+    let stand_in = label_games(&games, 0, &cfg, &Heuristic, &mut progress, 0).unwrap();
+    let trained = label_games(&games, 0, &cfg, &shipped, &mut progress, 0).unwrap();
     assert!(stand_in.len() > 40 * 10);
     assert_eq!(stand_in.len(), trained.len());
     for (a, b) in stand_in.iter().zip(&trained) {

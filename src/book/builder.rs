@@ -101,6 +101,19 @@ pub trait Valuer {
     ) -> Option<Valuation>;
 }
 
+/// A valuer lent from a pool (one per thread, made ahead) is used as the valuer itself.
+impl<V: Valuer> Valuer for std::sync::MutexGuard<'_, V> {
+    fn best_of(
+        &mut self,
+        board: &Board,
+        allowed: u64,
+        exact: bool,
+        book: &dyn BookLookup,
+    ) -> Option<Valuation> {
+        (**self).best_of(board, allowed, exact, book)
+    }
+}
+
 /// A position the builder needs valued, with everything the valuation depends on: the best
 /// of the `allowed` moves (those outside the book), searched or (when `exact`) solved, seeing
 /// the book through `excerpt`.

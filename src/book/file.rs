@@ -91,8 +91,6 @@ pub enum BookError {
         path: String,
         source: std::io::Error,
     },
-    #[error("the book {path} is a directory, not a book file")]
-    Directory { path: String },
     #[error("{path} is not a Wedge book: {msg}")]
     Format { path: String, msg: String },
     #[error(
@@ -230,10 +228,6 @@ impl Book {
     /// Maps and validates the book at `path`.
     pub fn open(path: &Path, verify: Verify) -> Result<Book, BookError> {
         let name = path.display().to_string();
-        if path.is_dir() {
-            // Mapping a directory fails with a puzzling "No such device".
-            return Err(BookError::Directory { path: name });
-        }
         let bytes = BookBytes::map(path).map_err(|e| BookError::Io {
             path: name.clone(),
             source: e,

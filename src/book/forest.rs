@@ -306,7 +306,7 @@ pub fn import_forest(path: &Path) -> Result<BookBuilder, ForestError> {
         path: path.display().to_string(),
         source,
     };
-    let mut file = std::fs::File::open(path).map_err(file_error)?;
+    let mut file = crate::paths::open_file(path).map_err(file_error)?;
     read_forest(&mut file)
 }
 

@@ -1,7 +1,6 @@
 //! The memory-mapping layer: a book file mapped read-only and shared through the page cache
 //! by every process that opens it. The only unsafe code of the book lives here.
 
-use std::fs::File;
 use std::io;
 use std::path::Path;
 
@@ -12,9 +11,9 @@ pub enum BookBytes {
 }
 
 impl BookBytes {
-    /// Maps `path` read-only.
+    /// Maps `path` read-only (a regular file: see [`crate::paths::regular_file`]).
     pub fn map(path: &Path) -> io::Result<BookBytes> {
-        let file = File::open(path)?;
+        let file = crate::paths::open_file(path)?;
         if file.metadata()?.len() == 0 {
             // Mapping an empty file fails on some systems; an empty book is simply too short.
             return Ok(BookBytes::Owned(Vec::new()));

@@ -23,7 +23,7 @@ pub fn journal_path(book: &Path) -> PathBuf {
 /// dropped the next time the journal is written.
 pub fn waiting(book: &Path) -> Result<Vec<Vec<Move>>, BookError> {
     let path = journal_path(book);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::paths::read_text(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(source) => {

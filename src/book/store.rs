@@ -36,6 +36,11 @@ impl BookLock {
         };
         let mut told = false;
         loop {
+            // Something else than a file under that name (a FIFO would block the opening).
+            match crate::paths::regular_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(error(e)),
+                _ => {}
+            }
             let file = OpenOptions::new()
                 .create(true)
                 .truncate(false)

@@ -394,7 +394,7 @@ pub fn export_text(book: &BookBuilder, path: &Path) -> io::Result<()> {
 
 /// Reads the text book at `path` into `book`.
 pub fn import_text(path: &Path, book: &mut BookBuilder) -> Result<TextStats, TextError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TextError::Io {
+    let text = crate::paths::read_text(path).map_err(|source| TextError::Io {
         path: path.display().to_string(),
         source,
     })?;

@@ -4,7 +4,7 @@ use super::{parse_board_or_transcript, CliError, Common};
 use crate::board::Board;
 use crate::book::{Book, BookBuilder};
 use crate::distrib::book_queue::QueueValuer;
-use crate::engine::EngineBuilder;
+use crate::engine::{BuildError, EngineBuilder};
 use crate::eval::PatternEval;
 use crate::search::SearchValuer;
 use crate::search::Selectivity;
@@ -248,7 +248,8 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             builder.threads,
             builder.hash_mb.min(256),
             after_level,
-        );
+        )
+        .map_err(BuildError::hash)?;
         eprintln!(
             "valued: {} searched, {} solved, {} leaves added in {:.1} s",
             stats.searched,
@@ -291,6 +292,9 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 for f in &files {
                     tool::read_games(f, &mut set)?;
                 }
+                if let Some(report) = set.skipped_report() {
+                    eprintln!("{report}");
+                }
                 if let Some(m) = max_games {
                     set.games.truncate(m);
                 }
@@ -299,7 +303,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 eprintln!(
                     "games: {added} added, {} skipped (other start or unreadable), {bad} illegal; \
                      {new} new positions; {} in the book; {:.1} s",
-                    set.skipped,
+                    set.skipped.len(),
                     book.len(),
                     t.elapsed().as_secs_f64()
                 );
@@ -396,6 +400,9 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let (path, mut book) = existing()?;
             let mut set = tool::GameSet::default();
             tool::read_games(&lines, &mut set)?;
+            if let Some(report) = set.skipped_report() {
+                eprintln!("{report}");
+            }
             let mut valuer = search_valuer(&builder, depth)?;
             let doe = dropout.params();
             let made = crate::book::expansion::cover(

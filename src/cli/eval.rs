@@ -2,6 +2,7 @@
 //! depth-N search) or from another NBoard engine, and their error against the file's scores.
 
 use super::{CliError, Common};
+use crate::engine::BuildError;
 use crate::tools::engine_eval::{evaluate_with_engine, EngineEvalSettings};
 use crate::train::evaluate::{evaluate_entries, format_error_table, Evaluated};
 use clap::Args;
@@ -15,9 +16,6 @@ pub struct EvalArgs {
     /// Search depth (0 = static evaluation; with --engine, the `set depth` sent, at least 1).
     #[arg(long, default_value_t = 0)]
     pub depth: u32,
-    /// Transposition table size for searches, MB.
-    #[arg(long, default_value_t = 64, conflicts_with = "engine")]
-    pub hash_mb: usize,
     /// Print only the error table, not every position.
     #[arg(long)]
     pub summary: bool,
@@ -66,8 +64,10 @@ pub fn run(common: &Common, args: &EvalArgs) -> Result<(), CliError> {
             (results, "the engine's value")
         }
         None => {
-            let eval = common.builder().evaluation()?;
-            let results = evaluate_entries(&entries, &eval, args.depth, args.hash_mb);
+            let builder = common.builder();
+            let eval = builder.evaluation()?;
+            let results = evaluate_entries(&entries, &eval, args.depth, builder.hash_mb)
+                .map_err(BuildError::hash)?;
             let source = if args.depth == 0 {
                 "static evaluation"
             } else {

@@ -90,7 +90,7 @@ impl From<&str> for CliError {
 
 /// The positions of an OBF file, refusing an unreadable file and a file with none.
 pub fn read_obf_entries(file: &std::path::Path) -> Result<Vec<crate::formats::ObfEntry>, CliError> {
-    let text = std::fs::read_to_string(file)
+    let text = crate::paths::read_text(file)
         .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
     let entries = crate::formats::parse_obf_file(&text)
         .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;

@@ -79,6 +79,9 @@ fn run_from_games(args: &OpeningsArgs) -> Result<(), CliError> {
     for path in &args.from_games {
         read_games(path, &mut set)?;
     }
+    if let Some(report) = set.skipped_report() {
+        eprintln!("{report}");
+    }
     let ranked = openings::most_played(&set.games, args.plies as usize, args.count);
     if ranked.is_empty() {
         return Err(CliError::Usage(format!(

@@ -151,7 +151,7 @@ impl Files {
         check: impl Fn(&[u8]) -> Result<T, ObjectError>,
     ) -> Result<T, DistribError> {
         let path = self.cache.join(name);
-        if let Ok(bytes) = std::fs::read(&path) {
+        if let Ok(bytes) = crate::paths::read_file(&path) {
             match check(&bytes) {
                 Ok(value) => return Ok(value),
                 Err(e) => eprintln!(

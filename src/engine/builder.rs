@@ -7,8 +7,8 @@ use crate::eval::weights::WeightsError;
 use crate::eval::PatternEval;
 use crate::search::Searcher;
 use crate::search::TranspositionTable;
-use crate::search::{ProbCutError, ProbCutModel, TableError};
-use std::path::PathBuf;
+use crate::search::{ProbCutError, ProbCutModel, TableError, TableSizeError};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Why an engine could not be assembled.
@@ -33,20 +33,28 @@ pub enum BuildError {
     Weights(#[from] WeightsError),
     #[error(transparent)]
     ProbCut(#[from] ProbCutError),
-    /// The system refuses the table's memory (the message names the size).
+    /// The system refuses the memory of the table `--hash` asks for.
     #[error(transparent)]
-    Table(#[from] TableError),
-    /// As `Table`, found before the engine thread starts (the option is named).
-    #[error("--hash {mb}: {0}", mb = .0.megabytes)]
-    Hash(TableError),
-    #[error("--learn-book {} is a directory; name the book file", .0.display())]
-    LearnBookIsDirectory(PathBuf),
+    Hash(TableSizeError),
+    /// The user's book is there but no regular file (a directory, a FIFO...).
+    #[error("--learn-book {}: {source}; name a book file", path.display())]
+    LearnBook {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(
         "--learn-book {} is the shipped book, which play never writes; learned games need a \
          book of their own",
         .0.display()
     )]
     LearnBookIsShipped(PathBuf),
+}
+
+impl BuildError {
+    /// The error of a table of the size `--hash` asked for.
+    pub fn hash(e: TableError) -> BuildError {
+        BuildError::Hash(e.of_option("--hash"))
+    }
 }
 
 /// The solver's weights' file name beside the play weights they go with (their ProbCut
@@ -135,7 +143,7 @@ impl EngineBuilder {
                 .weights_path()
                 .ok()
                 .map(|w| w.with_extension("probcut"))
-                .filter(|p| p.is_file()),
+                .filter(|p| p.exists()),
         }
     }
 
@@ -160,7 +168,7 @@ impl EngineBuilder {
                 .weights_path()
                 .ok()
                 .map(|w| w.with_file_name(SOLVER_WEIGHTS_FILE))
-                .filter(|p| p.is_file()),
+                .filter(|p| p.exists()),
         };
         match (path, &self.solver_probcut) {
             (Some(path), _) => Ok(Some(EngineBuilder {
@@ -191,9 +199,7 @@ impl EngineBuilder {
             return Ok(None);
         };
         let path = solver.weights_path()?;
-        if !path.is_file() {
-            return Err(BuildError::MissingSolverWeights(path));
-        }
+        check_weights_file(&path, BuildError::MissingSolverWeights)?;
         Ok(Some((path, solver.probcut()?)))
     }
 
@@ -206,8 +212,9 @@ impl EngineBuilder {
     /// As [`EngineBuilder::searcher`] around an evaluation already loaded.
     pub fn searcher_of(&self, eval: Arc<PatternEval>) -> Result<Searcher<PatternEval>, BuildError> {
         let probcut = self.probcut()?;
-        let searcher =
-            Searcher::try_new(eval, self.hash_mb, self.threads)?.with_probcut(Arc::new(probcut));
+        let searcher = Searcher::try_new(eval, self.hash_mb, self.threads)
+            .map_err(BuildError::hash)?
+            .with_probcut(Arc::new(probcut));
         Ok(with_solver_files(searcher, self.solver_files()?)?)
     }
 
@@ -249,8 +256,12 @@ impl EngineBuilder {
             );
             return Ok(None);
         };
-        if path.is_dir() {
-            return Err(BuildError::LearnBookIsDirectory(path));
+        // Refused when there but no regular file; none yet is fine (the first learned game
+        // makes it), and other failures are reported when the book is used.
+        if let Err(source) = crate::paths::regular_file(&path) {
+            if crate::paths::WrongKind::of(&source).is_some() {
+                return Err(BuildError::LearnBook { path, source });
+            }
         }
         if let Ok(target) = std::fs::canonicalize(&path) {
             let shipped = crate::paths::data_file_locations("books", "default.book");
@@ -281,11 +292,9 @@ impl EngineBuilder {
     /// presence and the ProbCut model are checked here, at once; the weights are loaded and
     /// the table made on the engine thread, where a failure ends the process with its error.
     pub fn engine_factory(&self) -> Result<impl FnOnce(EventSink) -> Engine + Send, BuildError> {
-        TranspositionTable::check_size(self.hash_mb).map_err(BuildError::Hash)?;
+        TranspositionTable::check_size(self.hash_mb).map_err(BuildError::hash)?;
         let weights = self.weights_path()?;
-        if !weights.is_file() {
-            return Err(BuildError::MissingWeights(weights));
-        }
+        check_weights_file(&weights, BuildError::MissingWeights)?;
         tracing::info!("weights {}", weights.display());
         let probcut = self.probcut()?;
         let solver = self.solver_files()?;
@@ -300,7 +309,7 @@ impl EngineBuilder {
                     };
                     let eval = PatternEval::load(&weights).unwrap_or_else(|e| fail(&e));
                     let searcher = Searcher::try_new(Arc::new(eval), hash, threads)
-                        .unwrap_or_else(|e| fail(&e))
+                        .unwrap_or_else(|e| fail(&BuildError::hash(e)))
                         .with_probcut(Arc::new(probcut));
                     with_solver_files(searcher, solver).unwrap_or_else(|e| fail(&e))
                 },
@@ -308,6 +317,16 @@ impl EngineBuilder {
                 sink,
             )
         })
+    }
+}
+
+/// Checks, before a thread loads it, that the weights file `path` is a regular file: `missing`
+/// when nothing is there, else what is there named.
+fn check_weights_file(path: &Path, missing: fn(PathBuf) -> BuildError) -> Result<(), BuildError> {
+    match crate::paths::regular_file(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(missing(path.to_path_buf())),
+        Err(e) => Err(WeightsError::new(path, e.into()).into()),
     }
 }
 

@@ -302,7 +302,7 @@ impl Weights {
     /// Loads and validates a weights file.
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
         let wrap = |kind| WeightsError::new(path, kind);
-        let meta = std::fs::metadata(path).map_err(|e| wrap(e.into()))?;
+        let meta = crate::paths::regular_file(path).map_err(|e| wrap(e.into()))?;
         if meta.len() > MAX_FILE_BYTES {
             return Err(wrap(WeightsErrorKind::TooLarge { bytes: meta.len() }));
         }

@@ -24,10 +24,12 @@ pub enum GameFileError {
 /// The WTHOR game files (`WTH_yyyy.wtb`, any case) of a directory with their years, sorted
 /// by name.
 pub fn wthor_files(dir: &Path) -> Result<Vec<(PathBuf, u16)>, GameFileError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| GameFileError::List {
+    let list = |source| GameFileError::List {
         path: dir.to_path_buf(),
         source,
-    })?;
+    };
+    crate::paths::directory(dir).map_err(list)?;
+    let entries = std::fs::read_dir(dir).map_err(list)?;
     let mut out = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().to_ascii_uppercase();
@@ -45,7 +47,7 @@ pub fn wthor_files(dir: &Path) -> Result<Vec<(PathBuf, u16)>, GameFileError> {
 
 /// The bytes of `path`.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, GameFileError> {
-    std::fs::read(path).map_err(|source| GameFileError::Read {
+    crate::paths::read_file(path).map_err(|source| GameFileError::Read {
         path: path.to_path_buf(),
         source,
     })
@@ -53,7 +55,7 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, GameFileError> {
 
 /// The text of `path`.
 pub fn read_text(path: &Path) -> Result<String, GameFileError> {
-    std::fs::read_to_string(path).map_err(|source| GameFileError::Read {
+    crate::paths::read_text(path).map_err(|source| GameFileError::Read {
         path: path.to_path_buf(),
         source,
     })

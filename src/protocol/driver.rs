@@ -13,8 +13,20 @@ use std::collections::VecDeque;
 pub enum Input {
     /// A line without its line ending (invalid UTF-8 replaced).
     Line(String),
-    /// A line longer than the limit, dropped; its length in bytes.
+    /// A line refused as it was framed: no protocol reads it, each answers with its error.
+    Refused(Refused),
+}
+
+/// Why a line was refused before any protocol read it (the message is the protocols' error).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// Longer than the limit, dropped; its length in bytes.
+    #[error("line of {0} bytes is too long")]
     Overlong(usize),
+    /// Holding a NUL byte, which no command has (the line, invalid UTF-8 replaced): nothing of
+    /// it is run, so no part after a NUL passes for a command or an argument.
+    #[error("line holds a NUL byte")]
+    Nul(String),
 }
 
 /// The running job: its id, the input that stops it, and what the protocol keeps about it
@@ -106,8 +118,9 @@ impl<P: Protocol> Driver<P> {
                     tracing::debug!("< {line}");
                     self.proto.line(&line, &mut ctx)
                 }
-                Input::Overlong(len) => {
-                    self.proto.overlong(len, &mut ctx);
+                Input::Refused(why) => {
+                    tracing::debug!("< refused: {why}");
+                    self.proto.refused(&why, &mut ctx);
                     Flow::Continue
                 }
             };

@@ -1,8 +1,9 @@
 //! Splitting raw input bytes into lines: `\n` ends a line, a `\r` before it is dropped, invalid
-//! UTF-8 is replaced, and a line longer than the limit is dropped whole (reported by length) so
-//! garbage can never grow memory without bound.
+//! UTF-8 is replaced, a line longer than the limit is dropped whole (reported by length) so
+//! garbage can never grow memory without bound, and a line holding a NUL byte is refused (every
+//! protocol answers it with an error and runs nothing of it).
 
-use super::driver::Input;
+use super::driver::{Input, Refused};
 
 /// The longest line accepted, in bytes (a full GGF game with notes is about 2 KB).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -55,12 +56,16 @@ impl LineSplitter {
         let len = std::mem::take(&mut self.len);
         let mut bytes = std::mem::take(&mut self.buf);
         if len > self.max {
-            return Input::Overlong(len);
+            return Input::Refused(Refused::Overlong(len));
         }
         if bytes.last() == Some(&b'\r') {
             bytes.pop();
         }
-        Input::Line(String::from_utf8_lossy(&bytes).into_owned())
+        let line = String::from_utf8_lossy(&bytes).into_owned();
+        if bytes.contains(&0) {
+            return Input::Refused(Refused::Nul(line));
+        }
+        Input::Line(line)
     }
 }
 
@@ -86,15 +91,16 @@ mod tests {
     fn splits_crlf_long_and_binary_lines() {
         let mut input = b"ping 1\r\nhint 2\n".to_vec();
         input.extend(vec![b'x'; 20]);
-        input.extend(b"\n\xff\xfego\nlast");
+        input.extend(b"\n\xff\xfego\nsave\0abc\r\nlast");
         let v = split_all(&input, 10);
         assert_eq!(
             v,
             vec![
                 Input::Line("ping 1".into()),
                 Input::Line("hint 2".into()),
-                Input::Overlong(20),
+                Input::Refused(Refused::Overlong(20)),
                 Input::Line("\u{fffd}\u{fffd}go".into()),
+                Input::Refused(Refused::Nul("save\0abc".into())),
                 Input::Line("last".into()),
             ]
         );

@@ -20,7 +20,7 @@ pub mod output;
 pub mod script;
 pub mod text;
 
-pub use driver::Driver;
+pub use driver::{Driver, Refused};
 pub use output::Output;
 
 use crate::engine::{Engine, Event, JobId, Task};
@@ -40,7 +40,7 @@ pub enum Flow {
 pub struct StopPolicy {
     /// Whether this line, arriving during the job, stops it.
     pub on_line: fn(&str) -> bool,
-    /// Whether the end of input (and an over-long line) stops it; otherwise it finishes.
+    /// Whether the end of input (and a refused line) stops it; otherwise it finishes.
     pub on_eof: bool,
 }
 
@@ -55,7 +55,7 @@ impl StopPolicy {
     pub fn stops(&self, input: &Input) -> bool {
         match input {
             Input::Line(l) => (self.on_line)(l),
-            Input::Overlong(_) => self.on_eof,
+            Input::Refused(_) => self.on_eof,
         }
     }
 }
@@ -141,6 +141,7 @@ pub trait Protocol {
     /// `Event::Done` is the last one.
     fn event(&mut self, event: Event, job: &mut Self::Job, ctx: &mut Ctx<'_, Self::Job>);
 
-    /// An input line longer than the front end accepts (`len` bytes) was dropped.
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Self::Job>);
+    /// An input line was refused as it was framed (too long, or holding a NUL byte): nothing of
+    /// it is run; the protocol answers with its error form, saying `why`.
+    fn refused(&mut self, why: &Refused, ctx: &mut Ctx<'_, Self::Job>);
 }

@@ -9,7 +9,7 @@
 //! with `;;` are comments. The transcript shows each group of input lines as
 //! `> line`, followed by everything written while handling it.
 
-use super::driver::{Driver, Input};
+use super::driver::{Driver, Input, Refused};
 use super::lines::{split_all, MAX_LINE};
 use super::{Output, Protocol};
 use crate::engine::{Engine, Event, EventSink};
@@ -52,8 +52,12 @@ pub fn run_script<P: Protocol>(
         }
         for input in &group {
             match input {
-                Input::Line(l) => transcript.push_str(&format!("> {}\n", l.escape_debug())),
-                Input::Overlong(n) => transcript.push_str(&format!("> ({n} bytes)\n")),
+                Input::Line(l) | Input::Refused(Refused::Nul(l)) => {
+                    transcript.push_str(&format!("> {}\n", l.escape_debug()))
+                }
+                Input::Refused(Refused::Overlong(n)) => {
+                    transcript.push_str(&format!("> ({n} bytes)\n"))
+                }
             }
             driver.push(input.clone());
         }

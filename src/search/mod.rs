@@ -32,7 +32,7 @@ pub use node::principal_variation_rule;
 pub use probcut::{ProbCutError, ProbCutModel, Sample, MAX_FIT_DEPTH};
 pub use root::Report;
 pub use score::Score;
-pub use tt::{TableError, TranspositionTable, TtData};
+pub use tt::{TableError, TableSizeError, TranspositionTable, TtData};
 pub use valuer::SearchValuer;
 
 use crate::board::{Board, Move, Square};

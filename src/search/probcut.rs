@@ -73,6 +73,9 @@ pub enum ProbCutError {
         line: usize,
         what: String,
     },
+    /// A file with no `pair` line: no model to search with.
+    #[error("{file}: no model in the file (no pair line)")]
+    NoModel { file: String },
 }
 
 /// One measured position: its empties and its search values at depths 0..values.len().
@@ -265,13 +268,19 @@ impl ProbCutModel {
         Ok(Self::from_pairs(evaluation, pairs))
     }
 
+    /// The model of the file `path`, which must hold at least one pair (the empty model, of
+    /// no file, is [`ProbCutModel::empty`]).
     pub fn load(path: &Path) -> Result<ProbCutModel, ProbCutError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ProbCutError::Io {
+        let text = crate::paths::read_text(path).map_err(|source| ProbCutError::Io {
             file: file.clone(),
             source,
         })?;
-        Self::parse(&text, &file)
+        let model = Self::parse(&text, &file)?;
+        if model.pairs.is_empty() {
+            return Err(ProbCutError::NoModel { file });
+        }
+        Ok(model)
     }
 }
 
@@ -351,5 +360,23 @@ mod tests {
                 other => panic!("{text:?}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn a_file_without_pairs_holds_no_model_and_is_refused() {
+        let path = std::env::temp_dir().join(format!("wedge-pc-empty-{}", std::process::id()));
+        let empty = ProbCutModel::empty().to_text();
+        std::fs::write(&path, &empty).unwrap();
+        let e = ProbCutModel::load(&path).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: no model in the file (no pair line)", path.display())
+        );
+        // The text of the empty model still parses (a queue sends it when there is no file).
+        assert!(ProbCutModel::parse(&empty, "mem")
+            .unwrap()
+            .pairs()
+            .is_empty());
+        std::fs::remove_file(&path).unwrap();
     }
 }

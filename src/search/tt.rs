@@ -159,10 +159,29 @@ unsafe impl ZeroedAtomics for Bucket {}
 
 /// The system refused the memory of a table of `megabytes` MB.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot get {megabytes} MB for the transposition table: {source}; try a smaller --hash")]
+#[error("cannot get {megabytes} MB for the transposition table: {source}")]
 pub struct TableError {
     pub megabytes: usize,
     pub source: std::io::Error,
+}
+
+impl TableError {
+    /// This error of a size a user gave with `option` (`--hash`), which the message names.
+    pub fn of_option(self, option: &'static str) -> TableSizeError {
+        TableSizeError {
+            option,
+            source: self,
+        }
+    }
+}
+
+/// A table size a user gave with `option` that the system refuses: the option, the size, why,
+/// and what to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{option} {megabytes}: {source}; try a smaller {option}", megabytes = source.megabytes)]
+pub struct TableSizeError {
+    pub option: &'static str,
+    pub source: TableError,
 }
 
 /// The shared table. Sized in MB at creation; `clear` empties it, `new_search` ages it.
@@ -204,17 +223,12 @@ impl TranspositionTable {
             .map_err(|source| TableError { megabytes, source })
     }
 
-    /// Buckets in a table of at most `megabytes` MB: a power of two, at least 1024.
+    /// Buckets in a table of at most `megabytes` MB: a power of two, at least 1024. Any size
+    /// is answered without overflow (the bytes saturate; the system then refuses them).
     fn buckets_for(megabytes: usize) -> usize {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
-        let mut n = 1024usize;
-        while (n * 2)
-            .checked_mul(std::mem::size_of::<Bucket>())
-            .is_some_and(|b| b <= bytes)
-        {
-            n *= 2;
-        }
-        n
+        let fit = bytes / std::mem::size_of::<Bucket>();
+        1 << fit.max(1024).ilog2()
     }
 
     /// Size in bytes.
@@ -546,10 +560,24 @@ mod tests {
             .err()
             .expect("refused");
         assert_eq!(err.megabytes, usize::MAX);
-        let text = err.to_string();
+        let text = err.of_option("--hash").to_string();
         assert!(
-            text.contains("transposition table") && text.contains("--hash"),
+            text.starts_with(&format!("--hash {}: cannot get ", usize::MAX))
+                && text.contains("transposition table")
+                && text.ends_with("; try a smaller --hash"),
             "{text}"
         );
+        assert!(TranspositionTable::check_size(usize::MAX).is_err());
+    }
+
+    #[test]
+    fn bucket_counts_are_the_largest_power_of_two_that_fits() {
+        let buckets = TranspositionTable::buckets_for;
+        assert_eq!(buckets(0), 8192);
+        assert_eq!(buckets(1), 8192);
+        assert_eq!(buckets(3), 16384);
+        assert_eq!(buckets(256), 2 << 20);
+        assert_eq!(buckets(usize::MAX), 1 << (usize::BITS - 8));
+        assert_eq!(buckets(usize::MAX >> 20), 1 << (usize::BITS - 8));
     }
 }

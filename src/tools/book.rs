@@ -8,9 +8,9 @@ use crate::book::file::encode_book;
 use crate::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
 use crate::book::{Book, BookBuilder, BookInfo};
 use crate::eval::Evaluator;
-use crate::formats::{parse_ggf_games, parse_transcript};
-use crate::search::{Searcher, Selectivity};
-use std::path::Path;
+use crate::formats::{parse_ggf_games, parse_transcript, Game, PassPolicy, Position};
+use crate::search::{SearchValuer, Searcher, Selectivity, TableError};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -27,15 +27,77 @@ pub enum BookToolError {
     Remote(String),
 }
 
-/// Games read from files, and what could not be used.
+/// Games read from files, and those that could not be used.
 #[derive(Debug, Default)]
 pub struct GameSet {
     pub games: Vec<Vec<Move>>,
-    /// Games that start from another position or could not be replayed.
-    pub skipped: usize,
+    /// Games that do not replay from the standard start (damaged, or from another position),
+    /// each with its file, its place there and why.
+    pub skipped: Vec<SkippedGame>,
 }
 
-/// Reads games from WTHOR (`.wtb`), GGF (`.ggf`) or transcript files (one game per line).
+/// A game of a file left out of a [`GameSet`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("file {} {place}: {reason}", path.display())]
+pub struct SkippedGame {
+    pub path: PathBuf,
+    pub place: GamePlace,
+    pub reason: String,
+}
+
+/// Where a game is in its file: its number among the file's games, or its line (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GamePlace {
+    Game(usize),
+    Line(usize),
+}
+
+impl std::fmt::Display for GamePlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GamePlace::Game(n) => write!(f, "game {n}"),
+            GamePlace::Line(n) => write!(f, "line {n}"),
+        }
+    }
+}
+
+/// Skipped games listed one by one in [`GameSet::skipped_report`]; more are only counted.
+const SKIPPED_LISTED: usize = 20;
+
+impl GameSet {
+    /// What was skipped, for the user (none when nothing was): the count, then each game (the
+    /// first [`SKIPPED_LISTED`]) on a line of its own.
+    pub fn skipped_report(&self) -> Option<String> {
+        let n = self.skipped.len();
+        if n == 0 {
+            return None;
+        }
+        let games = if n == 1 { "game" } else { "games" };
+        let mut text = format!("skipped {n} {games} (damaged, or not from the standard start):");
+        for s in self.skipped.iter().take(SKIPPED_LISTED) {
+            text.push_str(&format!("\n  {s}"));
+        }
+        if n > SKIPPED_LISTED {
+            text.push_str(&format!("\n  and {} more", n - SKIPPED_LISTED));
+        }
+        Some(text)
+    }
+
+    /// Adds the moves of the game at `place` of `path`, or why it is skipped.
+    fn add(&mut self, path: &Path, place: GamePlace, game: Result<Vec<Move>, String>) {
+        match game {
+            Ok(moves) => self.games.push(moves),
+            Err(reason) => self.skipped.push(SkippedGame {
+                path: path.to_path_buf(),
+                place,
+                reason,
+            }),
+        }
+    }
+}
+
+/// Reads games from WTHOR (`.wtb`), GGF (`.ggf`) or transcript files (one game per line);
+/// a game that does not replay from the standard start is skipped ([`GameSet::skipped`]).
 pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
     let ext = path
         .extension()
@@ -45,35 +107,41 @@ pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
         "wtb" => {
             let bytes = crate::formats::read_file(path)?;
             let games = crate::formats::parse_wthor(path, &bytes)?;
-            for g in games.games() {
-                match g.squares() {
-                    Ok(sq) => set.games.push(sq.into_iter().map(Move::Play).collect()),
-                    Err(_) => set.skipped += 1,
-                }
+            for (i, g) in games.games().enumerate() {
+                let moves = g
+                    .replay()
+                    .and_then(|_| g.squares())
+                    .map(|sq| sq.into_iter().map(Move::Play).collect())
+                    .map_err(|e| e.to_string());
+                set.add(path, GamePlace::Game(i + 1), moves);
             }
         }
         "ggf" => {
             let text = crate::formats::read_text(path)?;
-            for g in parse_ggf_games(&text) {
-                match g {
-                    Ok(g) if g.game().start() == crate::formats::Position::START => {
-                        set.games.push(g.game().moves().to_vec())
-                    }
-                    _ => set.skipped += 1,
-                }
+            for (i, g) in parse_ggf_games(&text).enumerate() {
+                let moves = match g {
+                    Ok(g) if g.game().start() == Position::START => Ok(g.game().moves().to_vec()),
+                    Ok(_) => Err("starts from another position than the standard one".into()),
+                    Err(e) => Err(e.to_string()),
+                };
+                set.add(path, GamePlace::Game(i + 1), moves);
             }
         }
         _ => {
             let text = crate::formats::read_text(path)?;
-            for line in text.lines() {
+            for (i, line) in text.lines().enumerate() {
                 let line = line.trim();
                 if line.is_empty() || line.starts_with('#') {
                     continue;
                 }
-                match parse_transcript(line) {
-                    Ok(moves) => set.games.push(moves),
-                    Err(_) => set.skipped += 1,
-                }
+                let moves = parse_transcript(line)
+                    .map_err(|e| e.to_string())
+                    .and_then(|moves| {
+                        Game::from_moves(Position::START, moves.iter().copied(), PassPolicy::Infer)
+                            .map(|_| moves)
+                            .map_err(|e| e.to_string())
+                    });
+                set.add(path, GamePlace::Line(i + 1), moves);
             }
         }
     }
@@ -154,8 +222,9 @@ pub fn add_games(book: &mut BookBuilder, games: &[Vec<Move>]) -> (usize, usize, 
 }
 
 /// Values the book with searches of `depth` plies (solving at the book's solve threshold and
-/// below) on `threads` threads, with a progress bar; `after_level` as in
-/// [`BookBuilder::sweep_levels`].
+/// below) on `threads` threads, each with a table of `hash_mb` MB, with a progress bar;
+/// `after_level` as in [`BookBuilder::sweep_levels`]. Fails, before any search, when the
+/// system refuses the tables.
 pub fn value_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     eval: Arc<E>,
@@ -164,14 +233,21 @@ pub fn value_book<E: Evaluator + 'static>(
     threads: usize,
     hash_mb: usize,
     after_level: &mut dyn FnMut(&mut BookBuilder, u32) -> bool,
-) -> SweepStats {
+) -> Result<SweepStats, TableError> {
     book.info.search_depth = depth.min(60) as u8;
+    // One valuer per thread, made now; a level's threads each take a free one (a valuer
+    // empties its table before every search, so which one a thread gets changes nothing).
+    let valuers = (0..threads.max(1))
+        .map(|_| {
+            let searcher = Searcher::try_new(eval.clone(), hash_mb, 1)?;
+            Ok(Mutex::new(SearchValuer::new(searcher, depth, selectivity)))
+        })
+        .collect::<Result<Vec<_>, TableError>>()?;
     let make = || {
-        crate::search::SearchValuer::new(
-            Searcher::new(eval.clone(), hash_mb, 1),
-            depth,
-            selectivity,
-        )
+        valuers
+            .iter()
+            .find_map(|v| v.try_lock().ok())
+            .expect("as many valuers as threads")
     };
     let progress = Mutex::new(Progress::new(
         "valuing",
@@ -191,13 +267,13 @@ pub fn value_book<E: Evaluator + 'static>(
     };
     let mut local = crate::book::LocalThreads {
         make: &make,
-        threads,
+        threads: valuers.len(),
     };
     let stats = book.sweep_levels(Some(&mut local), &update, after_level);
     if let Ok(p) = progress.lock() {
         p.finish();
     }
-    stats
+    Ok(stats)
 }
 
 /// The publishing of a long sweep (`wedge book revalue`): after a whole empties count, at
@@ -842,5 +918,31 @@ mod tests {
         assert!(t.due(at(25)));
         assert!(!t.due(at(34)));
         assert!(t.due(at(35)));
+    }
+
+    #[test]
+    fn games_that_do_not_replay_are_skipped_with_their_place_and_why() {
+        let dir = std::env::temp_dir().join(format!("wedge-read-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("lines.txt");
+        std::fs::write(&file, "# header\nf5d6c3\nf5z9\n\nf5f5\nf5d6\n").unwrap();
+        let mut set = GameSet::default();
+        read_games(&file, &mut set).unwrap();
+        assert_eq!(set.games.len(), 2);
+        let places: Vec<_> = set.skipped.iter().map(|s| s.place).collect();
+        assert_eq!(places, [GamePlace::Line(3), GamePlace::Line(5)]);
+        let report = set.skipped_report().unwrap();
+        let lines: Vec<&str> = report.lines().collect();
+        assert_eq!(
+            lines[0],
+            "skipped 2 games (damaged, or not from the standard start):"
+        );
+        assert!(
+            lines[1].starts_with(&format!("  file {} line 3: ", file.display())),
+            "{report}"
+        );
+        assert!(lines[2].contains("illegal"), "{report}");
+        assert_eq!(GameSet::default().skipped_report(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

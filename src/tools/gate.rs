@@ -54,8 +54,11 @@ pub struct GateArgs {
 pub enum GateError {
     #[error("no --current given and weights/default.wts not found")]
     NoCurrent,
-    #[error("{}: no such weights file", .0.display())]
-    MissingWeights(PathBuf),
+    #[error("weights file {}: {source}", path.display())]
+    Weights {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("no books/openings-8ply.txt found; pass --openings FILE")]
     NoOpenings,
     #[error(transparent)]
@@ -113,9 +116,10 @@ pub fn run_gate(
         None => crate::eval::weights::default_weights_path().ok_or(GateError::NoCurrent)?,
     };
     for w in [&args.candidate, &current] {
-        if !w.is_file() {
-            return Err(GateError::MissingWeights(w.clone()));
-        }
+        crate::paths::regular_file(w).map_err(|source| GateError::Weights {
+            path: w.clone(),
+            source,
+        })?;
         if !w.with_extension("probcut").is_file() {
             tracing::warn!(
                 "{}: no ProbCut model beside it (fit one with wedge train-probcut): its levels search full width",

@@ -21,6 +21,8 @@ pub enum ProbCutFitError {
     Games(#[from] GameFileError),
     #[error("no WTHOR games before {FIRST_HELD_OUT_YEAR} in {}", .0.display())]
     NoGames(std::path::PathBuf),
+    #[error("no model fitted from {0} positions (too few to fit any depth pair); nothing written")]
+    NoModel(usize),
     #[error("writing {}: {source}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -121,6 +123,10 @@ pub fn fit_and_write<E: Evaluator>(
         }
     });
     let model = ProbCutModel::fit(evaluation_name, &samples, 30);
+    if model.pairs().is_empty() {
+        // A file without pairs would be refused when loaded.
+        return Err(ProbCutFitError::NoModel(total));
+    }
     crate::paths::write_atomic(out, model.to_text().as_bytes()).map_err(|source| {
         ProbCutFitError::Write {
             path: out.to_path_buf(),

@@ -85,7 +85,7 @@ impl Checkpoint {
 
     /// The checkpoint at `path`, `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Checkpoint>, CacheError> {
-        match std::fs::read(path) {
+        match crate::paths::read_file(path) {
             Ok(bytes) => {
                 Checkpoint::from_bytes(&bytes)
                     .map(Some)

@@ -138,7 +138,8 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
         .map_err(|e| format!("cannot create {}: {e}", label_dir.display()))?;
     let limit_tag = args.max_games.map_or(String::new(), |n| format!("-max{n}"));
     let mut sources = Vec::new();
-    if args.wthor.as_os_str() != "" && args.wthor.is_dir() {
+    // A --wthor that is there but no directory is refused (by wthor_files), not passed over.
+    if args.wthor.as_os_str() != "" && args.wthor.exists() {
         for (path, year) in wthor_files(&args.wthor)? {
             if HELD_OUT_YEARS.contains(&year) {
                 continue;
@@ -227,7 +228,8 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
             let samples = match &order {
                 Some(e) => label_games(&games, 0, &cfg, e, &mut progress, base),
                 None => label_games(&games, 0, &cfg, &Heuristic, &mut progress, base),
-            };
+            }
+            .map_err(|e| e.of_option("--hash-mb"))?;
             base += games.len() as u64;
             save_samples(&sources[si].cache, &samples).map_err(|e| e.to_string())?;
             parts.push((si, samples));

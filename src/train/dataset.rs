@@ -163,7 +163,7 @@ pub fn save_samples(path: &Path, samples: &[LabelledPosition]) -> Result<(), Cac
 
 /// Reads a cache file.
 pub fn load_samples(path: &Path) -> Result<Vec<LabelledPosition>, CacheError> {
-    let bytes = std::fs::read(path).map_err(|source| CacheError::Read {
+    let bytes = crate::paths::read_file(path).map_err(|source| CacheError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -4,7 +4,7 @@
 
 use crate::eval::Evaluator;
 use crate::formats::ObfEntry;
-use crate::search::{FixedDepth, TranspositionTable};
+use crate::search::{FixedDepth, TableError, TranspositionTable};
 use std::collections::BTreeMap;
 
 /// One evaluated position.
@@ -18,22 +18,25 @@ pub struct Evaluated {
 }
 
 /// Evaluates each entry: statically when `depth` is 0, else by a depth-`depth` midgame search
-/// (which solves exactly when the depth reaches the end).
+/// (which solves exactly when the depth reaches the end) with a table of `hash_mb` MB, made
+/// only then; fails when the system refuses that memory.
 pub fn evaluate_entries<E: Evaluator>(
     entries: &[ObfEntry],
     eval: &E,
     depth: u32,
     hash_mb: usize,
-) -> Vec<Evaluated> {
-    let tt = TranspositionTable::new(hash_mb.max(1));
-    entries
+) -> Result<Vec<Evaluated>, TableError> {
+    let tt = match depth {
+        0 => None,
+        _ => Some(TranspositionTable::try_new(hash_mb)?),
+    };
+    let evaluated = entries
         .iter()
         .map(|e| {
             let b = e.position.board;
-            let value = if depth == 0 {
-                eval.discs(&b)
-            } else {
-                FixedDepth::new(&tt, eval).value(&b, depth).discs()
+            let value = match &tt {
+                None => eval.discs(&b),
+                Some(tt) => FixedDepth::new(tt, eval).value(&b, depth).discs(),
             };
             let value = f64::from(value);
             Evaluated {
@@ -42,7 +45,8 @@ pub fn evaluate_entries<E: Evaluator>(
                 exact: e.best_score(),
             }
         })
-        .collect()
+        .collect();
+    Ok(evaluated)
 }
 
 /// Error statistics of a group of positions.

@@ -10,7 +10,7 @@ use super::games::{for_side_to_move, GameRecord};
 use super::progress::Progress;
 use crate::eval::Evaluator;
 use crate::search::solve_root;
-use crate::search::TranspositionTable;
+use crate::search::{TableError, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -69,7 +69,8 @@ pub fn label_game<E: Evaluator>(
 }
 
 /// Labels games on `cfg.threads` threads, solves ordered by `order`; samples come back in game
-/// order. `progress` counts games.
+/// order. `progress` counts games. Fails, before any work, when the system refuses the
+/// threads' tables.
 pub fn label_games<E: Evaluator + Sync>(
     games: &[GameRecord],
     first_game_id: u32,
@@ -77,22 +78,23 @@ pub fn label_games<E: Evaluator + Sync>(
     order: &E,
     progress: &mut Progress,
     progress_base: u64,
-) -> Vec<LabelledPosition> {
+) -> Result<Vec<LabelledPosition>, TableError> {
     let next = AtomicUsize::new(0);
     let done = AtomicU64::new(0);
     let results: Mutex<Vec<(usize, Vec<LabelledPosition>)>> = Mutex::new(Vec::new());
-    let threads = cfg.threads.max(1);
+    let tables = (0..cfg.threads.max(1))
+        .map(|_| TranspositionTable::try_new(cfg.hash_mb))
+        .collect::<Result<Vec<_>, _>>()?;
     std::thread::scope(|s| {
-        let mut handles = Vec::with_capacity(threads);
-        for _ in 0..threads {
+        let mut handles = Vec::with_capacity(tables.len());
+        for tt in &tables {
             handles.push(s.spawn(|| {
-                let tt = TranspositionTable::new(cfg.hash_mb.max(1));
                 let mut local = Vec::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(g) = games.get(i) else { break };
                     let mut out = Vec::with_capacity(64);
-                    label_game(g, first_game_id + i as u32, cfg, &tt, order, &mut out);
+                    label_game(g, first_game_id + i as u32, cfg, tt, order, &mut out);
                     local.push((i, out));
                     done.fetch_add(1, Ordering::Relaxed);
                 }
@@ -112,5 +114,5 @@ pub fn label_games<E: Evaluator + Sync>(
     });
     let mut parts = results.into_inner().unwrap_or_default();
     parts.sort_by_key(|(i, _)| *i);
-    parts.into_iter().flat_map(|(_, v)| v).collect()
+    Ok(parts.into_iter().flat_map(|(_, v)| v).collect())
 }

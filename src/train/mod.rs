@@ -34,6 +34,9 @@ pub enum TrainError {
     Build(#[from] crate::engine::BuildError),
     #[error(transparent)]
     Selfplay(#[from] selfplay::SelfplayError),
+    /// The system refuses the labelling tables of `--hash-mb`.
+    #[error(transparent)]
+    Table(#[from] crate::search::TableSizeError),
     /// The weights a fit was asked to start from (`--init`) do not fit the trainer.
     #[error("{}: {source}", path.display())]
     StartWeights {

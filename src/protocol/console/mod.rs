@@ -11,7 +11,7 @@ pub mod parse;
 pub use parse::{parse_console_line, ConsoleCommand, ConsoleParseError, Transform};
 
 use super::text::{counts, drawing, pv_text};
-use super::{Ctx, Flow, Output, Protocol, StopPolicy};
+use super::{Ctx, Flow, Output, Protocol, Refused, StopPolicy};
 use crate::board::{Board, Symmetry};
 use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
 use crate::formats::{
@@ -235,7 +235,7 @@ impl Console {
     }
 
     fn load(&mut self, file: &str) -> String {
-        let text = match std::fs::read_to_string(file) {
+        let text = match crate::paths::read_text(std::path::Path::new(file)) {
             Ok(t) => t,
             Err(e) => return format!("? cannot read {file}: {e}"),
         };
@@ -378,9 +378,8 @@ impl Protocol for Console {
         }
     }
 
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Job>) {
-        ctx.out()
-            .line(&format!("? line of {len} bytes is too long"));
+    fn refused(&mut self, why: &Refused, ctx: &mut Ctx<'_, Job>) {
+        ctx.out().line(&format!("? {why}"));
     }
 }
 

@@ -12,7 +12,7 @@ pub mod parse;
 pub use parse::{parse_gtp_line, GtpCommand, GtpLine, GtpParseError, COMMANDS};
 
 use super::text::{black_margin, counts, drawing, result_text, upper};
-use super::{Ctx, Flow, Protocol, StopPolicy};
+use super::{Ctx, Flow, Protocol, Refused, StopPolicy};
 use crate::board::{Move, Square, Squares};
 use crate::engine::{limits_for_depth, limits_for_play, BookMove, Event, Outcome, Task};
 use crate::formats::{Color, Game, IllegalReason, PassPolicy, Position};
@@ -581,8 +581,12 @@ impl Protocol for Gtp {
         }
     }
 
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Job>) {
-        tracing::warn!("dropped a line of {len} bytes");
-        respond(ctx, None, false, "syntax error: line too long");
+    fn refused(&mut self, why: &Refused, ctx: &mut Ctx<'_, Job>) {
+        // The response carries the line's id when it has one (only that of it is read).
+        let id = match why {
+            Refused::Nul(line) => parse_gtp_line(line).and_then(|p| p.id),
+            Refused::Overlong(_) => None,
+        };
+        respond(ctx, id, false, &format!("syntax error: {why}"));
     }
 }

@@ -13,7 +13,7 @@ pub mod parse;
 pub use parse::{parse_nboard_line, NboardCommand, NboardParseError};
 
 use super::text::{pv_text, upper};
-use super::{Ctx, Flow, Protocol, StopPolicy};
+use super::{Ctx, Flow, Protocol, Refused, StopPolicy};
 use crate::board::Move;
 use crate::engine::{
     limits_for_depth, limits_for_play, BookMove, Event, Outcome, ScoredRootMove, Task,
@@ -406,7 +406,7 @@ impl Protocol for Nboard {
         }
     }
 
-    fn overlong(&mut self, len: usize, ctx: &mut Ctx<'_, Job>) {
-        error(ctx, &format!("line of {len} bytes is too long; ignored"));
+    fn refused(&mut self, why: &Refused, ctx: &mut Ctx<'_, Job>) {
+        error(ctx, &format!("{why}; ignored"));
     }
 }

@@ -78,7 +78,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Game>, OpeningsProblem> {
 
 /// Reads and parses an openings file.
 pub fn read_openings(path: &Path) -> Result<Vec<Game>, OpeningsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+    let text = crate::paths::read_text(path).map_err(|source| OpeningsError::Read {
         path: path.to_path_buf(),
         source,
     })?;

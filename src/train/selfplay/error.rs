@@ -21,7 +21,7 @@ pub enum SelfplayError {
     #[error("bad settings: {0}")]
     Settings(String),
     #[error("{0}")]
-    Table(#[from] crate::search::TableError),
+    Table(#[from] crate::search::TableSizeError),
     #[error(
         "{}: batch {index} of another run ({what} differs); use another --out directory",
         path.display()

@@ -44,7 +44,7 @@ impl WthorLines {
                 path: path.clone(),
                 message,
             };
-            let bytes = std::fs::read(&path).map_err(|e| bad(e.to_string()))?;
+            let bytes = crate::paths::read_file(&path).map_err(|e| bad(e.to_string()))?;
             let games = read_wthor_games(&bytes).map_err(|e| bad(e.to_string()))?;
             for (_, game) in games.replay_all() {
                 match game {

@@ -94,7 +94,8 @@ impl SelfPlay {
     /// A one-thread searcher with the per-game table.
     pub fn searcher(&self) -> Result<Searcher<PatternEval>, SelfplayError> {
         let mb = self.settings.game_hash_mb as usize;
-        Ok(Searcher::try_new(self.model.eval.clone(), mb, 1)?
+        Ok(Searcher::try_new(self.model.eval.clone(), mb, 1)
+            .map_err(|e| e.of_option("--game-hash"))?
             .with_probcut(self.model.probcut.clone()))
     }
 

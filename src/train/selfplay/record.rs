@@ -462,8 +462,8 @@ impl Batch {
 
     /// Reads and validates a batch file.
     pub fn read(path: &Path) -> Result<Batch, RecordError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| RecordError::new(path, RecordErrorKind::Read(e)))?;
+        let bytes = crate::paths::read_file(path)
+            .map_err(|e| RecordError::new(path, RecordErrorKind::Read(e)))?;
         Batch::from_bytes(&bytes).map_err(|k| RecordError::new(path, k))
     }
 

@@ -116,7 +116,11 @@ pub fn pending_batches(
     plan: &RunPlan,
     quiet: bool,
 ) -> Result<(RunSummary, Vec<Todo>), SelfplayError> {
-    std::fs::create_dir_all(dir).map_err(|source| SelfplayError::Io {
+    let made = match crate::paths::directory(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir),
+        checked => checked.map(drop),
+    };
+    made.map_err(|source| SelfplayError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
