@@ -6,7 +6,7 @@ mod data;
 
 use data::data_path;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use wedge::formats::{format_obf_line, parse_obf_file, Color};
 
 fn ffo_dir() -> PathBuf {

@@ -61,16 +61,13 @@ impl BookSource for BookSet {
         let mut valued: Option<BookProbe> = None;
         let mut unvalued = None;
         for book in &self.books {
-            match book.probe(board) {
-                Some(p) if p.valued => {
-                    if valued.is_none_or(|v| support(&p) > support(&v)) {
-                        valued = Some(p);
-                    }
-                }
-                Some(p) => {
-                    unvalued.get_or_insert(p);
-                }
-                None => {}
+            let Some(p) = book.probe(board) else {
+                continue;
+            };
+            if !p.valued {
+                unvalued.get_or_insert(p);
+            } else if valued.is_none_or(|v| support(&p) > support(&v)) {
+                valued = Some(p);
             }
         }
         valued.or(unvalued)
