@@ -310,6 +310,10 @@ impl KeyedUnit for MatchUnit {
         MatchUnit::to_bytes(self)
     }
 
+    fn describe(&self) -> String {
+        format!("match game {} ({})", self.game + 1, self.key())
+    }
+
     fn answer(&self, bytes: &[u8]) -> Result<GameOutcome, MessageError> {
         result_from_bytes(bytes, self)
     }
