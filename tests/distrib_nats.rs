@@ -943,7 +943,8 @@ fn games_of(path: &Path) -> Vec<String> {
 }
 
 #[test]
-fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
+fn a_match_on_two_workers_plays_the_local_games_a_rerun_plays_new_ones_and_resume_takes_them_back()
+{
     let server = Server::start("matchq");
     let dir = temp_dir("matchq");
     let exe = env!("CARGO_BIN_EXE_wedge");
@@ -1045,15 +1046,42 @@ fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
         ),
         "{stderr}"
     );
+    let run_of = |stderr: &str| {
+        let line = stderr.lines().find(|l| l.starts_with("wedge match: run "));
+        line.map(|l| l["wedge match: run ".len()..][..16].to_string())
+            .unwrap_or_else(|| panic!("no run id: {stderr}"))
+    };
+    let first_run = run_of(&stderr);
+    // An identical rerun is a new run: its games are played again, none taken back.
+    let rerun = wedge().args(&queued).output().unwrap();
+    let stderr = String::from_utf8_lossy(&rerun.stderr);
+    assert!(rerun.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "queue: 6 match units published, 0 answered by an earlier run, 0 results refused"
+        ),
+        "{stderr}"
+    );
+    let second_run = run_of(&stderr);
+    assert_ne!(first_run, second_run);
+    assert_eq!(
+        games_of(&dir.join("queue.ggf")),
+        games_of(&dir.join("local.ggf"))
+    );
     terminate(&mut w1, "worker m1");
     terminate(&mut w2, "worker m2");
     let logs = ["m1", "m2"].map(|n| std::fs::read_to_string(dir.join(format!("{n}.log"))).unwrap());
     let played: usize = logs.iter().map(|l| l.matches("1 game in").count()).sum();
-    assert_eq!(played, 6, "{logs:?}");
-    // Rerun with no worker: every game comes back from the results stream.
-    let again = wedge().args(&queued).output().unwrap();
+    assert_eq!(played, 12, "{logs:?}");
+    // Resumed with no worker: the latest run's games all come back from the results stream.
+    let resumed = [&queued[..], &["--resume".to_string()]].concat();
+    let again = wedge().args(&resumed).output().unwrap();
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert!(again.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("wedge match: resuming run {second_run}")),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("queue: 0 match units published, 6 answered by an earlier run"),
         "{stderr}"
@@ -1061,6 +1089,19 @@ fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
     assert_eq!(
         games_of(&dir.join("queue.ggf")),
         games_of(&dir.join("local.ggf"))
+    );
+    // Another match (other display names) has no run to resume.
+    let mut other_match = resumed.clone();
+    let names = other_match.iter().position(|a| a == "first").unwrap();
+    other_match[names] = "third".into();
+    let out = wedge().args(&other_match).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("has no run of this match"), "{stderr}");
+    let status = run_ok(&["queue", "status", "--queue", &server.url]);
+    assert!(
+        status.contains("12 kept for reruns") && status.contains("each kept 7 days"),
+        "{status}"
     );
     // A match naming an engine no one has is refused before anything is queued.
     let mut bad = common("bad.ggf");
