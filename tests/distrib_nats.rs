@@ -255,6 +255,18 @@ fn local_run_with(dir: &Path, args: Vec<String>, batches: usize) -> Vec<(String,
     f
 }
 
+/// Runs the self-play of `args` on the queue at `url`, which must succeed and play 8 games.
+fn queued_selfplay_ok(args: Vec<String>, url: &str) {
+    let out = wedge().args(args).args(["--queue", url]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("8 games played"), "{stdout}");
+}
+
 /// Publishes raw payloads on unit subjects, as a foreign or broken producer would.
 fn publish_raw(url: &str, payloads: &[(&str, Vec<u8>)]) {
     let rt = wedge::distrib::runtime().unwrap();
@@ -437,14 +449,7 @@ fn distributed_selfplay_resumes_after_the_coordinator_is_killed() {
         std::thread::sleep(Duration::from_millis(100));
     }
     // The restarted coordinator takes the published results; nothing is queued twice.
-    let second = wedge()
-        .args(selfplay_args(&distributed))
-        .args(["--queue", &url])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&second.stdout);
-    assert!(second.status.success(), "{out}");
-    assert!(out.contains("8 games played"), "{out}");
+    queued_selfplay_ok(selfplay_args(&distributed), &url);
     assert_eq!(files(&distributed), expected);
     terminate(&mut w1, "worker 1");
     let log = std::fs::read_to_string(dir.join("w1.log")).unwrap();
@@ -1142,18 +1147,7 @@ fn distributed_selfplay_from_wthor_lines_is_byte_identical() {
     let server = Server::start("wthorq");
     let mut w = start_worker(&server.url, &dir, "t1");
     let distributed = dir.join("distributed");
-    let out = wedge()
-        .args(args(&distributed))
-        .args(["--queue", &server.url])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains("8 games played"), "{stdout}");
+    queued_selfplay_ok(args(&distributed), &server.url);
     assert_eq!(
         files(&distributed),
         expected,
@@ -1375,18 +1369,7 @@ fn a_selfplay_run_whose_weights_object_is_damaged_fails_naming_its_batches_then_
             .await
             .unwrap();
     });
-    let again = wedge()
-        .args(selfplay_args(&distributed))
-        .args(["--queue", &server.url])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&again.stdout);
-    assert!(
-        again.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&again.stderr)
-    );
-    assert!(stdout.contains("8 games played"), "{stdout}");
+    queued_selfplay_ok(selfplay_args(&distributed), &server.url);
     let status = run_ok(&["queue", "status", "--queue", &server.url]);
     assert!(
         status.contains("stream WEDGE_FAILED: 0 units terminated"),

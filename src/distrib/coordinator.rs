@@ -9,15 +9,14 @@
 use super::error::{nats, DistribError};
 use super::files;
 use super::result::{self, key_of_subject, SELFPLAY_PREFIX, WORKER_HEADER};
-use super::setup::{self, SELFPLAY_UNITS};
+use super::setup::{self, Follower, SELFPLAY_UNITS};
 use super::termination::{self, Terminations, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
 use crate::eval::Weights;
 use crate::train::progress::Progress;
 use crate::train::selfplay::record::{CHECKSUM_LEN, HEADER_LEN};
 use crate::train::selfplay::{pending_batches, RunPlan, RunSummary, SelfPlay};
-use async_nats::jetstream::{consumer, stream};
-use futures_util::StreamExt;
+use async_nats::jetstream::{consumer::DeliverPolicy, stream};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -177,22 +176,17 @@ pub async fn run_selfplay(
     progress.set(done_games);
 
     // Results as they come.
-    let results_consumer = results
-        .create_consumer(consumer::pull::OrderedConfig {
-            filter_subject: format!("{SELFPLAY_PREFIX}>"),
-            deliver_policy: consumer::DeliverPolicy::All,
-            ..Default::default()
-        })
-        .await
-        .map_err(nats("following the results"))?;
-    let mut messages = results_consumer
-        .messages()
-        .await
-        .map_err(nats("following the results"))?;
+    let mut messages = Follower::new(
+        &results,
+        format!("{SELFPLAY_PREFIX}>"),
+        DeliverPolicy::All,
+        "following the results",
+    )
+    .await?;
     let mut ended: Vec<(String, String)> = Vec::new();
     while !wanted.is_empty() {
-        let next = tokio::select! {
-            m = messages.next() => Some(m),
+        let message = tokio::select! {
+            m = messages.next() => m?,
             t = terminations.next() => {
                 let (key, why) = t?;
                 if let Some(w) = wanted.remove(&key) {
@@ -202,10 +196,7 @@ pub async fn run_selfplay(
                 }
                 continue;
             }
-            _ = tokio::time::sleep(Duration::from_secs(60)) => None,
-        };
-        let message = match next {
-            None => {
+            _ = tokio::time::sleep(Duration::from_secs(60)) => {
                 if !quiet {
                     let workers = super::exchange::workers_seen(&queue)
                         .await
@@ -219,13 +210,6 @@ pub async fn run_selfplay(
                 }
                 continue;
             }
-            Some(None) => {
-                return Err(DistribError::Nats {
-                    what: "following the results".into(),
-                    message: "the stream ended".into(),
-                })
-            }
-            Some(Some(m)) => m.map_err(nats("following the results"))?,
         };
         let Some(key) = key_of_subject(&message.subject).map(str::to_string) else {
             continue;

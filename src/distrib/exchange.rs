@@ -7,10 +7,9 @@
 
 use super::error::{nats, DistribError};
 use super::result::WORKER_HEADER;
-use super::setup::Queue;
+use super::setup::{Follower, Queue};
 use super::termination::{self, Terminations, MAX_DELIVERIES};
-use async_nats::jetstream::consumer;
-use futures_util::StreamExt;
+use async_nats::jetstream::consumer::DeliverPolicy;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -76,17 +75,13 @@ pub async fn answers<U: KeyedUnit>(
 ) -> Result<Vec<Option<U::Answer>>, DistribError> {
     let results = queue.results().await?;
     // Followed from now on, before anything is published, so no answer is missed.
-    let mut messages = results
-        .create_consumer(consumer::pull::OrderedConfig {
-            filter_subject: format!("{}>", U::RESULTS_PREFIX),
-            deliver_policy: consumer::DeliverPolicy::New,
-            ..Default::default()
-        })
-        .await
-        .map_err(nats("following the results"))?
-        .messages()
-        .await
-        .map_err(nats("following the results"))?;
+    let mut messages = Follower::new(
+        &results,
+        format!("{}>", U::RESULTS_PREFIX),
+        DeliverPolicy::New,
+        "following the results",
+    )
+    .await?;
     let mut terminations = Terminations::follow(queue, U::UNITS_SUBJECT).await?;
     let mut pending: HashMap<String, usize> = HashMap::new();
     let mut got: Vec<Option<U::Answer>> = units.iter().map(|_| None).collect();
@@ -152,8 +147,8 @@ pub async fn answers<U: KeyedUnit>(
             );
             last_word = Instant::now();
         }
-        let next = tokio::select! {
-            m = messages.next() => m,
+        let message = tokio::select! {
+            m = messages.next() => m?,
             t = terminations.next() => {
                 let (key, why) = t?;
                 if let Some(i) = pending.remove(&key) {
@@ -164,15 +159,6 @@ pub async fn answers<U: KeyedUnit>(
                 continue;
             }
             _ = tokio::time::sleep(Duration::from_secs(1)) => continue,
-        };
-        let message = match next {
-            None => {
-                return Err(DistribError::Nats {
-                    what: "following the results".into(),
-                    message: "the stream ended".into(),
-                })
-            }
-            Some(m) => m.map_err(nats("following the results"))?,
         };
         let Some(key) = message.subject.strip_prefix(U::RESULTS_PREFIX) else {
             continue;

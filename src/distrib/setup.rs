@@ -7,6 +7,7 @@
 
 use super::error::{nats, DistribError};
 use async_nats::jetstream::{self, consumer, object_store, stream};
+use futures_util::StreamExt;
 use std::time::Duration;
 
 /// The stream of work units (work-queue retention: a unit is gone once acknowledged).
@@ -40,6 +41,48 @@ pub const ACK_WAIT: Duration = Duration::from_secs(30);
 pub const WORKER_TTL: Duration = Duration::from_secs(60);
 /// Republishing a unit within this window is recognised as a duplicate (`Nats-Msg-Id`).
 pub const DUPLICATE_WINDOW: Duration = Duration::from_secs(24 * 3600);
+
+/// The messages of a stream on some subjects, in order, through an ordered consumer (nothing
+/// to acknowledge, nothing left on the server).
+pub struct Follower {
+    messages: consumer::pull::Ordered,
+    /// What following is for, in errors ("following the results").
+    what: &'static str,
+}
+
+impl Follower {
+    /// Follows the messages of `stream` on `filter`, from where `policy` says.
+    pub async fn new(
+        stream: &stream::Stream,
+        filter: String,
+        policy: consumer::DeliverPolicy,
+        what: &'static str,
+    ) -> Result<Follower, DistribError> {
+        let messages = stream
+            .create_consumer(consumer::pull::OrderedConfig {
+                filter_subject: filter,
+                deliver_policy: policy,
+                ..Default::default()
+            })
+            .await
+            .map_err(nats(what))?
+            .messages()
+            .await
+            .map_err(nats(what))?;
+        Ok(Follower { messages, what })
+    }
+
+    /// The next message, once there is one.
+    pub async fn next(&mut self) -> Result<jetstream::Message, DistribError> {
+        match self.messages.next().await {
+            Some(m) => m.map_err(nats(self.what)),
+            None => Err(DistribError::Nats {
+                what: self.what.into(),
+                message: "the stream ended".into(),
+            }),
+        }
+    }
+}
 
 /// A connection and its JetStream context.
 pub struct Queue {

@@ -6,8 +6,8 @@
 
 use super::error::{nats, DistribError};
 use super::result::WORKER_HEADER;
-use super::setup::{Queue, FAILED_PREFIX};
-use async_nats::jetstream::consumer;
+use super::setup::{Follower, Queue, FAILED_PREFIX};
+use async_nats::jetstream::consumer::DeliverPolicy;
 use futures_util::StreamExt;
 use std::collections::HashSet;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -184,41 +184,27 @@ pub async fn record(
 /// The records of units of one kind made from now on, as a coordinator follows them.
 pub struct Terminations {
     prefix: String,
-    messages: consumer::pull::Ordered,
+    messages: Follower,
 }
 
 impl Terminations {
     /// Follows the records of the units published under `units_subject.<key>`.
     pub async fn follow(queue: &Queue, units_subject: &str) -> Result<Terminations, DistribError> {
         let prefix = records_prefix(units_subject);
-        let messages = queue
-            .failed()
-            .await?
-            .create_consumer(consumer::pull::OrderedConfig {
-                filter_subject: format!("{prefix}>"),
-                deliver_policy: consumer::DeliverPolicy::New,
-                ..Default::default()
-            })
-            .await
-            .map_err(nats("following the terminated units"))?
-            .messages()
-            .await
-            .map_err(nats("following the terminated units"))?;
+        let messages = Follower::new(
+            &queue.failed().await?,
+            format!("{prefix}>"),
+            DeliverPolicy::New,
+            "following the terminated units",
+        )
+        .await?;
         Ok(Terminations { prefix, messages })
     }
 
     /// The next record: the key of its unit and why it was terminated.
     pub async fn next(&mut self) -> Result<(String, Termination), DistribError> {
         loop {
-            let message = match self.messages.next().await {
-                None => {
-                    return Err(DistribError::Nats {
-                        what: "following the terminated units".into(),
-                        message: "the stream ended".into(),
-                    })
-                }
-                Some(m) => m.map_err(nats("following the terminated units"))?,
-            };
+            let message = self.messages.next().await?;
             if let Some(key) = message.subject.strip_prefix(self.prefix.as_str()) {
                 let t = Termination::from_message(message.headers.as_ref(), &message.payload);
                 return Ok((key.to_string(), t));
