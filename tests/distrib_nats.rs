@@ -1228,7 +1228,7 @@ fn poison_units_are_terminated_reported_by_status_and_fail_their_coordinator() {
             let mut batch = consumer
                 .fetch()
                 .max_messages(1)
-                .expires(Duration::from_secs(10))
+                .expires(Duration::from_secs(60))
                 .messages()
                 .await
                 .unwrap();

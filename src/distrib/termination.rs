@@ -27,7 +27,7 @@ const MAX_REASON: usize = 2000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// The unit itself is wrong (unreadable, or naming an object the store lacks or holds
-    /// damaged): no worker would do better, so it is terminated at once.
+    /// damaged), or was delivered more often than any unit may be: it is terminated at once.
     Unit,
     /// Trouble here or now (the connection, an engine or memory this worker lacks, a failed
     /// game or search): another delivery may succeed.

@@ -576,12 +576,7 @@ async fn handle(
             }
         }
     };
-    let failed = match done {
-        Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(e)) => Err(e),
-        Err(e) => Err(format!("the work stopped: {e}")),
-    };
-    let bytes = match failed {
+    let bytes = match done.unwrap_or_else(|e| Err(format!("the work stopped: {e}"))) {
         Ok(bytes) => bytes,
         Err(reason) => {
             let failure = (Fault::Worker, reason);
