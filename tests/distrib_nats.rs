@@ -255,6 +255,18 @@ fn local_run_with(dir: &Path, args: Vec<String>, batches: usize) -> Vec<(String,
     f
 }
 
+/// Runs the self-play of `args` on the queue at `url`, which must succeed and play 8 games.
+fn queued_selfplay_ok(args: Vec<String>, url: &str) {
+    let out = wedge().args(args).args(["--queue", url]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("8 games played"), "{stdout}");
+}
+
 /// Publishes raw payloads on unit subjects, as a foreign or broken producer would.
 fn publish_raw(url: &str, payloads: &[(&str, Vec<u8>)]) {
     let rt = wedge::distrib::runtime().unwrap();
@@ -357,6 +369,11 @@ fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
         status_out.contains("object store wedge-files: 2 files"),
         "{status_out}"
     );
+    // The three messages that were no unit are recorded as terminated.
+    assert!(
+        status_out.contains("stream WEDGE_FAILED: 3 units terminated"),
+        "{status_out}"
+    );
 
     terminate(&mut w1, "worker 1");
     terminate(&mut w2, "worker 2");
@@ -432,14 +449,7 @@ fn distributed_selfplay_resumes_after_the_coordinator_is_killed() {
         std::thread::sleep(Duration::from_millis(100));
     }
     // The restarted coordinator takes the published results; nothing is queued twice.
-    let second = wedge()
-        .args(selfplay_args(&distributed))
-        .args(["--queue", &url])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&second.stdout);
-    assert!(second.status.success(), "{out}");
-    assert!(out.contains("8 games played"), "{out}");
+    queued_selfplay_ok(selfplay_args(&distributed), &url);
     assert_eq!(files(&distributed), expected);
     terminate(&mut w1, "worker 1");
     let log = std::fs::read_to_string(dir.join("w1.log")).unwrap();
@@ -938,7 +948,8 @@ fn games_of(path: &Path) -> Vec<String> {
 }
 
 #[test]
-fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
+fn a_match_on_two_workers_plays_the_local_games_a_rerun_plays_new_ones_and_resume_takes_them_back()
+{
     let server = Server::start("matchq");
     let dir = temp_dir("matchq");
     let exe = env!("CARGO_BIN_EXE_wedge");
@@ -1040,15 +1051,42 @@ fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
         ),
         "{stderr}"
     );
+    let run_of = |stderr: &str| {
+        let line = stderr.lines().find(|l| l.starts_with("wedge match: run "));
+        line.map(|l| l["wedge match: run ".len()..][..16].to_string())
+            .unwrap_or_else(|| panic!("no run id: {stderr}"))
+    };
+    let first_run = run_of(&stderr);
+    // An identical rerun is a new run: its games are played again, none taken back.
+    let rerun = wedge().args(&queued).output().unwrap();
+    let stderr = String::from_utf8_lossy(&rerun.stderr);
+    assert!(rerun.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "queue: 6 match units published, 0 answered by an earlier run, 0 results refused"
+        ),
+        "{stderr}"
+    );
+    let second_run = run_of(&stderr);
+    assert_ne!(first_run, second_run);
+    assert_eq!(
+        games_of(&dir.join("queue.ggf")),
+        games_of(&dir.join("local.ggf"))
+    );
     terminate(&mut w1, "worker m1");
     terminate(&mut w2, "worker m2");
     let logs = ["m1", "m2"].map(|n| std::fs::read_to_string(dir.join(format!("{n}.log"))).unwrap());
     let played: usize = logs.iter().map(|l| l.matches("1 game in").count()).sum();
-    assert_eq!(played, 6, "{logs:?}");
-    // Rerun with no worker: every game comes back from the results stream.
-    let again = wedge().args(&queued).output().unwrap();
+    assert_eq!(played, 12, "{logs:?}");
+    // Resumed with no worker: the latest run's games all come back from the results stream.
+    let resumed = [&queued[..], &["--resume".to_string()]].concat();
+    let again = wedge().args(&resumed).output().unwrap();
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert!(again.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("wedge match: resuming run {second_run}")),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("queue: 0 match units published, 6 answered by an earlier run"),
         "{stderr}"
@@ -1056,6 +1094,19 @@ fn a_match_on_two_workers_plays_the_local_games_and_a_rerun_takes_them_back() {
     assert_eq!(
         games_of(&dir.join("queue.ggf")),
         games_of(&dir.join("local.ggf"))
+    );
+    // Another match (other display names) has no run to resume.
+    let mut other_match = resumed.clone();
+    let names = other_match.iter().position(|a| a == "first").unwrap();
+    other_match[names] = "third".into();
+    let out = wedge().args(&other_match).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("has no run of this match"), "{stderr}");
+    let status = run_ok(&["queue", "status", "--queue", &server.url]);
+    assert!(
+        status.contains("12 kept for reruns") && status.contains("each kept 7 days"),
+        "{status}"
     );
     // A match naming an engine no one has is refused before anything is queued.
     let mut bad = common("bad.ggf");
@@ -1096,18 +1147,7 @@ fn distributed_selfplay_from_wthor_lines_is_byte_identical() {
     let server = Server::start("wthorq");
     let mut w = start_worker(&server.url, &dir, "t1");
     let distributed = dir.join("distributed");
-    let out = wedge()
-        .args(args(&distributed))
-        .args(["--queue", &server.url])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains("8 games played"), "{stdout}");
+    queued_selfplay_ok(args(&distributed), &server.url);
     assert_eq!(
         files(&distributed),
         expected,
@@ -1117,5 +1157,231 @@ fn distributed_selfplay_from_wthor_lines_is_byte_identical() {
     let log = std::fs::read_to_string(dir.join("t1.log")).unwrap();
     assert!(log.contains("stopped after 4 units (8 games"), "{log}");
     drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `f` on a fresh connection to the queue at `url`.
+fn with_queue<T>(url: &str, f: impl AsyncFnOnce(wedge::distrib::setup::Queue) -> T) -> T {
+    let rt = wedge::distrib::runtime().unwrap();
+    rt.block_on(async {
+        let queue = wedge::distrib::setup::connect(url).await.unwrap();
+        f(queue).await
+    })
+}
+
+#[test]
+fn poison_units_are_terminated_reported_by_status_and_fail_their_coordinator() {
+    use wedge::distrib::exchange::KeyedUnit;
+    use wedge::distrib::solve::{SolveSearch, SolveUnit};
+    use wedge::distrib::termination::MAX_DELIVERIES;
+
+    let server = Server::start("poison");
+    let dir = temp_dir("poison");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let weights = wedge::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
+    let probcut = wedge::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
+    let model = wedge::train::selfplay::Model::new(&weights, probcut).unwrap();
+    let solve = |weights_checksum: u64| SolveUnit {
+        search: SolveSearch::Exact,
+        table_mb: 1,
+        weights_checksum,
+        probcut_checksum: model.probcut_checksum,
+        boards: vec![wedge::board::Board::START],
+    };
+    // A unit whose earlier deliveries all ended with no answer (as when the workers that took
+    // it were killed): the next worker terminates it before trying. And a unit naming weights
+    // the object store lacks: terminated at its first delivery.
+    let exhausted = solve(model.weights_checksum);
+    let missing = solve(0xdead);
+    with_queue(&server.url, async |queue| {
+        // A results stream made by an older build, which kept every answer forever.
+        queue
+            .js
+            .create_stream(async_nats::jetstream::stream::Config {
+                name: "WEDGE_RESULTS".into(),
+                subjects: vec!["wedge.results.>".into()],
+                max_messages_per_subject: 1,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        let units = queue.units().await.unwrap();
+        let store = queue.files().await.unwrap();
+        wedge::distrib::files::upload(&store, &weights, &model)
+            .await
+            .unwrap();
+        let publish = async |unit: &SolveUnit| {
+            queue
+                .js
+                .publish(
+                    format!("wedge.units.solve.{}", unit.key()),
+                    unit.to_bytes().into(),
+                )
+                .await
+                .unwrap()
+                .await
+                .unwrap();
+        };
+        publish(&exhausted).await;
+        let consumer = queue.workers_consumer(&units).await.unwrap();
+        for delivery in 1..=MAX_DELIVERIES {
+            let mut batch = consumer
+                .fetch()
+                .max_messages(1)
+                .expires(Duration::from_secs(60))
+                .messages()
+                .await
+                .unwrap();
+            use futures_util::StreamExt;
+            let message = batch.next().await.expect("the unit").unwrap();
+            assert_eq!(message.info().unwrap().delivered, delivery);
+            message
+                .ack_with(async_nats::jetstream::AckKind::Nak(None))
+                .await
+                .unwrap();
+        }
+        publish(&missing).await;
+    });
+    // A match whose second engine no worker has: each game is released, then terminated.
+    let openings = std::fs::read_to_string(root.join("books/openings-8ply.txt")).unwrap();
+    let first = openings.lines().find(|l| !l.starts_with('#')).unwrap();
+    std::fs::write(dir.join("openings.txt"), first).unwrap();
+    let mut worker = start_worker(&server.url, &dir, "p1");
+    let mut coordinator = wedge()
+        .args(["--hash", "4", "match", "--depth", "1", "--games", "2"])
+        .arg("--openings")
+        .arg(dir.join("openings.txt"))
+        .arg("--out")
+        .arg(dir.join("poison.ggf"))
+        .args(["--engine", "wedge", "--engine", "ntest"])
+        .args(["--queue", &server.url])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_for(
+        &mut coordinator,
+        Duration::from_secs(400),
+        "the coordinator",
+    );
+    let mut stderr = String::new();
+    coordinator
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(!status.success(), "the coordinator succeeded: {stderr}");
+    let engine = "engine \"ntest\" is not one of this worker's";
+    assert!(
+        stderr.contains("queue: 2 units were terminated and have no answer:")
+            && stderr.contains("match game 1 (")
+            && stderr.contains("match game 2 (")
+            && stderr.contains(&format!(
+                "terminated after {MAX_DELIVERIES} deliveries by worker p1: {engine}"
+            )),
+        "{stderr}"
+    );
+    let status = run_ok(&["queue", "status", "--queue", &server.url]);
+    assert!(
+        status.contains("stream WEDGE_UNITS: 0 units queued")
+            && status.contains("stream WEDGE_FAILED: 4 units terminated")
+            && status.contains(&format!("solve {}: ", missing.key()))
+            && status.contains(
+                "terminated after 1 delivery by worker p1: object weights-000000000000dead.wts \
+                 is not in the object store"
+            )
+            && status.contains(&format!("solve {}: ", exhausted.key()))
+            && status.contains(&format!(
+                "terminated after {} deliveries by worker p1: delivered {} times and never \
+                 answered",
+                MAX_DELIVERIES + 1,
+                MAX_DELIVERIES + 1
+            ))
+            && status.matches(engine).count() == 2
+            && status.contains("each kept 7 days"),
+        "{status}"
+    );
+    terminate(&mut worker, "worker p1");
+    let log = std::fs::read_to_string(dir.join("p1.log")).unwrap();
+    assert!(
+        log.contains(&format!(
+            "{engine} (start it with --engine ntest=COMMAND); released for another try (delivery 1 \
+             of at most {MAX_DELIVERIES})"
+        )),
+        "{log}"
+    );
+    assert!(
+        log.contains(
+            "stopped after 0 units (0 games, 0 positions, 0 messages refused); 4 units terminated"
+        ),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_selfplay_run_whose_weights_object_is_damaged_fails_naming_its_batches_then_reruns() {
+    // The weights the run names are in the object store already, damaged: the coordinator
+    // does not upload them again, each unit is terminated at its first delivery, and the
+    // coordinator fails naming every batch. With the object gone the rerun plays them.
+    let dir = temp_dir("damaged");
+    let server = Server::start("damaged");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let weights = wedge::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
+    let probcut = wedge::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
+    let model = wedge::train::selfplay::Model::new(&weights, probcut).unwrap();
+    let name = wedge::distrib::files::weights_name(model.weights_checksum);
+    let store_damaged = async |queue: wedge::distrib::setup::Queue| {
+        let store = queue.files().await.unwrap();
+        store
+            .put(name.as_str(), &mut &b"not weights"[..])
+            .await
+            .unwrap();
+    };
+    with_queue(&server.url, store_damaged);
+    let mut worker = start_worker(&server.url, &dir, "d1");
+    let distributed = dir.join("distributed");
+    let out = wedge()
+        .args(selfplay_args(&distributed))
+        .args(["--queue", &server.url])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("4 units were terminated and have no answer:")
+            && stderr.contains("batch 3 of run 11: terminated after 1 delivery by worker d1: ")
+            && stderr.contains(&format!("object {name}: ")),
+        "{stderr}"
+    );
+    let status = run_ok(&["queue", "status", "--queue", &server.url]);
+    assert!(
+        status.contains("stream WEDGE_FAILED: 4 units terminated"),
+        "{status}"
+    );
+    with_queue(&server.url, async |queue| {
+        queue
+            .files()
+            .await
+            .unwrap()
+            .delete(name.as_str())
+            .await
+            .unwrap();
+    });
+    queued_selfplay_ok(selfplay_args(&distributed), &server.url);
+    let status = run_ok(&["queue", "status", "--queue", &server.url]);
+    assert!(
+        status.contains("stream WEDGE_FAILED: 0 units terminated"),
+        "{status}"
+    );
+    terminate(&mut worker, "worker d1");
+    let log = std::fs::read_to_string(dir.join("d1.log")).unwrap();
+    assert!(
+        log.contains(
+            "stopped after 4 units (8 games, 0 positions, 0 messages refused); 4 units terminated"
+        ),
+        "{log}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -64,9 +64,14 @@ pub struct MatchArgs {
     /// `--engine` is then `wedge` (the worker's own Wedge with the shipped or `--weights`
     /// weights), `wedge:WEIGHTS` (with that weights file and the ProbCut model beside it), or
     /// the name of an engine the workers were started with (`wedge worker --engine
-    /// NAME=COMMAND`). A rerun of the same match takes back the games already played.
+    /// NAME=COMMAND`). Every run plays new games (see --resume).
     #[arg(long, value_name = "URL", conflicts_with = "concurrency")]
     pub queue: Option<String>,
+    /// With --queue: continue the latest run of this same match (the same engines, options
+    /// and openings; --games may differ) from the last 7 days: its games already played are
+    /// taken back and only the rest are played.
+    #[arg(long, requires = "queue")]
+    pub resume: bool,
 }
 
 /// One value for both engines, or one per engine; `default` when none is given.
@@ -267,6 +272,7 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
         sides: [first, second],
         models: first_files.into_iter().chain(second_files).collect(),
         start_timeout: cfg.start_timeout,
+        resume: args.resume,
         counts: Default::default(),
     };
     let played = m::run_match_from(&cfg, &source, &mut std::io::stdout().lock());

@@ -5,7 +5,8 @@ use super::CliError;
 /// `wedge queue` subcommands.
 #[derive(clap::Subcommand, Clone, Debug)]
 pub enum QueueCommand {
-    /// Print the streams, pending units, results waiting and the workers seen.
+    /// Print the streams, pending units, results waiting, the units terminated (with why) and
+    /// the workers seen.
     Status {
         /// The queue: nats://HOST:PORT of a `nats-server -js`.
         #[arg(long, value_name = "URL")]

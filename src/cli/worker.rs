@@ -22,7 +22,7 @@ pub struct WorkerArgs {
     pub max_units: Option<u64>,
     /// An engine match games may name, and the command that starts it here, e.g.
     /// `--engine ntest="/opt/ntest/ntest x"` (repeat for more). A unit naming an engine this
-    /// worker lacks is left to another worker.
+    /// worker lacks is released for another worker (and terminated after 5 deliveries).
     #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = parse_engine)]
     pub engines: Vec<(String, String)>,
 }

@@ -2,19 +2,21 @@
 //! finds them) become units on the queue, identified by their content so republishing is
 //! idempotent (`Nats-Msg-Id`); results already published are taken first, the rest as they
 //! come; each is checked against its unit and written atomically, byte for byte the file the
-//! local run writes. Restarted, it resumes: batches on disk are not asked for again.
+//! local run writes. Restarted, it resumes: batches on disk are not asked for again. A unit the
+//! workers terminate (or whose results are refused too often) is reported as it ends; once the
+//! rest are written, the run fails naming them.
 
 use super::error::{nats, DistribError};
 use super::files;
 use super::result::{self, key_of_subject, SELFPLAY_PREFIX, WORKER_HEADER};
-use super::setup::{self, SELFPLAY_UNITS};
+use super::setup::{self, Follower, SELFPLAY_UNITS};
+use super::termination::{self, Terminations, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
 use crate::eval::Weights;
 use crate::train::progress::Progress;
 use crate::train::selfplay::record::{CHECKSUM_LEN, HEADER_LEN};
 use crate::train::selfplay::{pending_batches, RunPlan, RunSummary, SelfPlay};
-use async_nats::jetstream::{consumer, stream};
-use futures_util::StreamExt;
+use async_nats::jetstream::{consumer::DeliverPolicy, stream};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -67,6 +69,8 @@ pub async fn run_selfplay(
     let units = queue.units().await?;
     let results = queue.results().await?;
     queue.workers_consumer(&units).await?;
+    // Followed before anything is published, so no termination is missed.
+    let mut terminations = Terminations::follow(&queue, SELFPLAY_UNITS).await?;
     let store = queue.files().await?;
     let mut uploaded = files::upload(&store, weights, &selfplay.model).await?;
     let lines = selfplay.wthor.as_ref();
@@ -97,6 +101,7 @@ pub async fn run_selfplay(
     let mut keys: Vec<String> = wanted.keys().cloned().collect();
     keys.sort_by_key(|k| wanted[k].unit.id.index);
     let mut retry_ids: HashMap<String, String> = HashMap::new();
+    let mut refusals: HashMap<String, i64> = HashMap::new();
     for key in &keys {
         let subject = result::subject(&wanted[key].unit);
         let Ok(message) = results.get_last_raw_message_by_subject(&subject).await else {
@@ -117,6 +122,7 @@ pub async fn run_selfplay(
         {
             published_before += 1;
         } else {
+            refusals.insert(key.clone(), 1);
             // Its unit was played: a republication under its own id would be a duplicate.
             retry_ids.insert(
                 key.clone(),
@@ -128,6 +134,8 @@ pub async fn run_selfplay(
     // its result lost: then it is queued again under a new id.
     let mut order: Vec<&Wanted> = wanted.values().collect();
     order.sort_by_key(|w| w.unit.id.index);
+    // A record of an earlier run's termination would say nothing of these new deliveries.
+    termination::clear(&queue, SELFPLAY_UNITS, wanted.keys().map(String::as_str)).await?;
     let mut acks = Vec::with_capacity(order.len());
     for w in &order {
         let key = w.unit.key();
@@ -168,22 +176,27 @@ pub async fn run_selfplay(
     progress.set(done_games);
 
     // Results as they come.
-    let results_consumer = results
-        .create_consumer(consumer::pull::OrderedConfig {
-            filter_subject: format!("{SELFPLAY_PREFIX}>"),
-            deliver_policy: consumer::DeliverPolicy::All,
-            ..Default::default()
-        })
-        .await
-        .map_err(nats("following the results"))?;
-    let mut messages = results_consumer
-        .messages()
-        .await
-        .map_err(nats("following the results"))?;
+    let mut messages = Follower::new(
+        &results,
+        format!("{SELFPLAY_PREFIX}>"),
+        DeliverPolicy::All,
+        "following the results",
+    )
+    .await?;
+    let mut ended: Vec<(String, String)> = Vec::new();
     while !wanted.is_empty() {
-        let next = tokio::time::timeout(Duration::from_secs(60), messages.next()).await;
-        let message = match next {
-            Err(_) => {
+        let message = tokio::select! {
+            m = messages.next() => m?,
+            t = terminations.next() => {
+                let (key, why) = t?;
+                if let Some(w) = wanted.remove(&key) {
+                    let what = w.unit.describe();
+                    progress.println(&format!("wedge selfplay: {what}: {why}"));
+                    ended.push((what, why.to_string()));
+                }
+                continue;
+            }
+            _ = tokio::time::sleep(Duration::from_secs(60)) => {
                 if !quiet {
                     let workers = super::exchange::workers_seen(&queue)
                         .await
@@ -197,13 +210,6 @@ pub async fn run_selfplay(
                 }
                 continue;
             }
-            Ok(None) => {
-                return Err(DistribError::Nats {
-                    what: "following the results".into(),
-                    message: "the stream ended".into(),
-                })
-            }
-            Ok(Some(m)) => m.map_err(nats("following the results"))?,
         };
         let Some(key) = key_of_subject(&message.subject).map(str::to_string) else {
             continue;
@@ -234,6 +240,18 @@ pub async fn run_selfplay(
                 .as_ref()
                 .and_then(|h| h.get(WORKER_HEADER))
                 .map_or("?".to_string(), |v| v.to_string());
+            let refused = refusals.entry(key.clone()).or_insert(0);
+            *refused += 1;
+            if *refused >= MAX_DELIVERIES {
+                let what = wanted[&key].unit.describe();
+                let why = format!(
+                    "its results were refused {refused} times, the last from worker {worker}"
+                );
+                progress.println(&format!("wedge selfplay: {what}: {why}"));
+                ended.push((what, why));
+                wanted.remove(&key);
+                continue;
+            }
             let w = &wanted[&key];
             let retry = format!("{}-retry-{seq}", w.unit.message_id());
             progress.println(&format!(
@@ -248,6 +266,9 @@ pub async fn run_selfplay(
         progress.set(done_games);
     }
     progress.finish(done_games);
+    if !ended.is_empty() {
+        return Err(termination::ended_error(&ended));
+    }
     summary.games_played = done_games;
     Ok(summary)
 }

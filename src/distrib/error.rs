@@ -18,6 +18,19 @@ pub enum DistribError {
     /// A file from the object store, or a result, that is not what its name says.
     #[error("object {name}: {source}")]
     Object { name: String, source: ObjectError },
+    /// A file a unit names that the object store does not hold.
+    #[error(
+        "object {name} is not in the object store (coordinators upload what their units name \
+         before queuing them: was the store emptied since?)"
+    )]
+    MissingObject { name: String },
+    /// A unit this worker cannot run (an engine it was not given, a table larger than its
+    /// memory); another worker may.
+    #[error("{0}")]
+    Unable(String),
+    /// Units a coordinator waited for were terminated by the workers: which, and why.
+    #[error("{0}")]
+    Terminated(String),
     #[error("{0}")]
     Selfplay(#[from] SelfplayError),
     #[error("{}: {source}", path.display())]

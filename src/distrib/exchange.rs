@@ -2,13 +2,14 @@
 //! solves): answers an earlier run left in the results stream are taken first, the rest are
 //! published under ids made from their content (so republishing is idempotent) and followed on
 //! the results stream as they come. A refused answer is deleted and its unit queued again. The
-//! answers are kept in the stream, so a coordinator stopped and rerun takes them back.
+//! answers are kept in the stream (for `setup::RETENTION`), so a coordinator stopped and rerun
+//! takes them back. A unit the workers terminate is reported, never waited for.
 
 use super::error::{nats, DistribError};
 use super::result::WORKER_HEADER;
-use super::setup::Queue;
-use async_nats::jetstream::consumer;
-use futures_util::StreamExt;
+use super::setup::{Follower, Queue};
+use super::termination::{self, Terminations, MAX_DELIVERIES};
+use async_nats::jetstream::consumer::DeliverPolicy;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,11 @@ pub trait KeyedUnit {
     fn key(&self) -> String {
         format!("{:016x}", self.key_value())
     }
+
+    /// The unit in log lines and errors ("solve 0123456789abcdef").
+    fn describe(&self) -> String {
+        format!("{} {}", Self::KIND, self.key())
+    }
     /// The answer in a result message, checked against the unit.
     fn answer(&self, bytes: &[u8]) -> Result<Self::Answer, Self::Error>;
 }
@@ -56,7 +62,9 @@ pub struct QueueCounts {
 
 /// The answers of `units`, in their order; `answered(i, answer)` is called as each comes.
 /// `command` names the coordinator in its log lines. Once `stop()` says so, the units still
-/// unanswered are taken off the queue and their answers are `None`.
+/// unanswered are taken off the queue and their answers are `None`. Units the workers
+/// terminate, and units whose answers are refused [`MAX_DELIVERIES`] times, are logged as they
+/// end; once every other unit is answered, they make the error.
 pub async fn answers<U: KeyedUnit>(
     queue: &Queue,
     units: &[U],
@@ -67,19 +75,18 @@ pub async fn answers<U: KeyedUnit>(
 ) -> Result<Vec<Option<U::Answer>>, DistribError> {
     let results = queue.results().await?;
     // Followed from now on, before anything is published, so no answer is missed.
-    let mut messages = results
-        .create_consumer(consumer::pull::OrderedConfig {
-            filter_subject: format!("{}>", U::RESULTS_PREFIX),
-            deliver_policy: consumer::DeliverPolicy::New,
-            ..Default::default()
-        })
-        .await
-        .map_err(nats("following the results"))?
-        .messages()
-        .await
-        .map_err(nats("following the results"))?;
+    let mut messages = Follower::new(
+        &results,
+        format!("{}>", U::RESULTS_PREFIX),
+        DeliverPolicy::New,
+        "following the results",
+    )
+    .await?;
+    let mut terminations = Terminations::follow(queue, U::UNITS_SUBJECT).await?;
     let mut pending: HashMap<String, usize> = HashMap::new();
     let mut got: Vec<Option<U::Answer>> = units.iter().map(|_| None).collect();
+    let mut refusals: HashMap<String, i64> = HashMap::new();
+    let mut to_publish = Vec::new();
     for (i, unit) in units.iter().enumerate() {
         let subject = result_subject(unit);
         let id = match results.get_last_raw_message_by_subject(&subject).await {
@@ -96,19 +103,27 @@ pub async fn answers<U: KeyedUnit>(
                         .get(WORKER_HEADER)
                         .map_or("?".to_string(), |v| v.to_string());
                     refuse::<U>(command, unit, &worker, &e, counts);
+                    refusals.insert(unit.key(), 1);
                     let _ = results.delete_message(message.sequence).await;
                     format!("{}-{}-retry-{}", U::KIND, unit.key(), message.sequence)
                 }
             },
             Err(_) => format!("{}-{}", U::KIND, unit.key()),
         };
-        publish(queue, unit, &id).await?;
+        to_publish.push((i, id));
+    }
+    // A record of an earlier run's termination would say nothing of these new deliveries.
+    let keys: Vec<String> = to_publish.iter().map(|(i, _)| units[*i].key()).collect();
+    termination::clear(queue, U::UNITS_SUBJECT, keys.iter().map(String::as_str)).await?;
+    for ((i, id), key) in to_publish.into_iter().zip(keys) {
+        publish(queue, &units[i], &id).await?;
         counts.units += 1;
-        pending.insert(unit.key(), i);
+        pending.insert(key, i);
     }
     let started = Instant::now();
     let queued = pending.len();
     let mut last_word = Instant::now();
+    let mut ended: Vec<(String, String)> = Vec::new();
     while !pending.is_empty() {
         if stop() {
             let stream = queue.units().await?;
@@ -116,7 +131,7 @@ pub async fn answers<U: KeyedUnit>(
                 let subject = format!("{}.{key}", U::UNITS_SUBJECT);
                 let _ = stream.purge().filter(subject).await;
             }
-            break;
+            return Ok(got);
         }
         if last_word.elapsed() >= PROGRESS_EVERY {
             let done = queued - pending.len();
@@ -132,16 +147,18 @@ pub async fn answers<U: KeyedUnit>(
             );
             last_word = Instant::now();
         }
-        let next = tokio::time::timeout(Duration::from_secs(1), messages.next()).await;
-        let message = match next {
-            Err(_) => continue,
-            Ok(None) => {
-                return Err(DistribError::Nats {
-                    what: "following the results".into(),
-                    message: "the stream ended".into(),
-                })
+        let message = tokio::select! {
+            m = messages.next() => m?,
+            t = terminations.next() => {
+                let (key, why) = t?;
+                if let Some(i) = pending.remove(&key) {
+                    let what = units[i].describe();
+                    eprintln!("{command}: {what}: {why}");
+                    ended.push((what, why.to_string()));
+                }
+                continue;
             }
-            Ok(Some(m)) => m.map_err(nats("following the results"))?,
+            _ = tokio::time::sleep(Duration::from_secs(1)) => continue,
         };
         let Some(key) = message.subject.strip_prefix(U::RESULTS_PREFIX) else {
             continue;
@@ -162,16 +179,33 @@ pub async fn answers<U: KeyedUnit>(
                     .as_ref()
                     .and_then(|h| h.get(WORKER_HEADER))
                     .map_or("?".to_string(), |v| v.to_string());
-                refuse::<U>(command, unit, &worker, &e, counts);
                 let seq = message.info().map_or(0, |m| m.stream_sequence);
                 let _ = results.delete_message(seq).await;
+                let refused = refusals.entry(unit.key()).or_insert(0);
+                *refused += 1;
+                if *refused >= MAX_DELIVERIES {
+                    counts.refused += 1;
+                    let what = unit.describe();
+                    let why = format!(
+                        "its answers were refused {refused} times, the last from worker {worker}: {e}"
+                    );
+                    eprintln!("{command}: {what}: {why}");
+                    ended.push((what, why));
+                    pending.remove(&unit.key());
+                    continue;
+                }
+                refuse::<U>(command, unit, &worker, &e, counts);
                 let retry = format!("{}-{}-retry-{seq}", U::KIND, unit.key());
                 publish(queue, unit, &retry).await?;
                 counts.units += 1;
             }
         }
     }
-    Ok(got)
+    if ended.is_empty() {
+        Ok(got)
+    } else {
+        Err(termination::ended_error(&ended))
+    }
 }
 
 /// How often a coordinator says how far its units are.

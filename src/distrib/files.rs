@@ -9,7 +9,7 @@ use crate::eval::Weights;
 use crate::framing::fnv1a64;
 use crate::search::ProbCutModel;
 use crate::train::selfplay::{Model, WthorLines};
-use async_nats::jetstream::object_store::ObjectStore;
+use async_nats::jetstream::object_store::{self, ObjectStore};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tokio::io::AsyncReadExt;
@@ -49,9 +49,10 @@ fn check_lines(bytes: &[u8], checksum: u64) -> Result<WthorLines, ObjectError> {
     WthorLines::from_bytes(bytes).map_err(ObjectError::Lines)
 }
 
-/// Stores `bytes` as `name` unless an object of that name is there (names are checksums).
+/// Stores `bytes` as `name` unless an object of that name is there (names are checksums; a
+/// deleted object leaves its name behind, marked deleted, and is stored again).
 async fn put_once(store: &ObjectStore, name: &str, bytes: &[u8]) -> Result<bool, DistribError> {
-    if store.info(name).await.is_ok() {
+    if store.info(name).await.is_ok_and(|info| !info.deleted) {
         return Ok(false);
     }
     let mut reader = bytes;
@@ -160,11 +161,15 @@ impl Files {
                 ),
             }
         }
-        let mut object = self
-            .store
-            .get(name)
-            .await
-            .map_err(nats(format!("fetching {name} from the object store")))?;
+        let mut object = self.store.get(name).await.map_err(|e| {
+            if e.kind() == object_store::GetErrorKind::NotFound {
+                DistribError::MissingObject {
+                    name: name.to_string(),
+                }
+            } else {
+                nats(format!("fetching {name} from the object store"))(e)
+            }
+        })?;
         let mut bytes = Vec::new();
         object
             .read_to_end(&mut bytes)

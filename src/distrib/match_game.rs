@@ -1,5 +1,5 @@
-//! The match-game unit: one game of a match (its number, opening, time control and the two
-//! engines), and its result, the game's record and how it ended. A worker never runs a
+//! The match-game unit: one game of a match (its number, opening, time control, the two
+//! engines and the run it belongs to), and its result, the game's record and how it ended. A worker never runs a
 //! command from a message: an engine is either the worker's own Wedge with weights and a
 //! ProbCut model fetched by checksum, or a name the worker was started with (`wedge worker
 //! --engine NAME=COMMAND`).
@@ -18,8 +18,8 @@ use std::time::Duration;
 pub const MAGIC: [u8; 8] = *b"WEDGEMU1";
 /// The result message's first bytes.
 pub const RESULT_MAGIC: [u8; 8] = *b"WEDGEMR1";
-/// The format of both messages.
-pub const VERSION: u32 = 1;
+/// The format of both messages (2: the run id).
+pub const VERSION: u32 = 2;
 /// Longest engine name or display name, bytes.
 pub const MAX_NAME: usize = 64;
 /// Largest record or forfeit message, bytes.
@@ -73,6 +73,9 @@ pub struct MatchUnit {
     pub opening: Game,
     /// The game's number in its match (0-based): the first side is Black when it is even.
     pub game: u32,
+    /// The run of the match the game belongs to: each run of a match has its own, so its
+    /// games are units of their own (a rerun plays new games; a resumed run takes them back).
+    pub run: u64,
 }
 
 fn write_text(w: &mut Writer, text: &str) {
@@ -221,6 +224,7 @@ impl MatchUnit {
             w.u8(m.square().map_or(PASS_BYTE, |s| s.index() as u8));
         }
         w.u32(self.game);
+        w.u64(self.run);
         w.finish()
     }
 
@@ -281,6 +285,7 @@ impl MatchUnit {
                 .map_err(|e| invalid(format!("opening move {i} illegal ({e:?})")))?;
         }
         let game = r.u32().map_err(&t)?;
+        let run = r.u64().map_err(&t)?;
         finished(&r)?;
         Ok(MatchUnit {
             sides,
@@ -290,6 +295,7 @@ impl MatchUnit {
             start_timeout,
             opening,
             game,
+            run,
         })
     }
 
@@ -308,6 +314,10 @@ impl KeyedUnit for MatchUnit {
 
     fn to_bytes(&self) -> Vec<u8> {
         MatchUnit::to_bytes(self)
+    }
+
+    fn describe(&self) -> String {
+        format!("match game {} ({})", self.game + 1, self.key())
     }
 
     fn answer(&self, bytes: &[u8]) -> Result<GameOutcome, MessageError> {
@@ -443,6 +453,7 @@ mod tests {
             start_timeout: Duration::from_secs(30),
             opening: opening(),
             game: 7,
+            run: 0x1234_5678_9abc_def0,
         }
     }
 
@@ -452,6 +463,12 @@ mod tests {
         assert!(!unit.first_is_black());
         let bytes = unit.to_bytes();
         assert_eq!(MatchUnit::from_bytes(&bytes), Ok(unit.clone()));
+        // Another run of the same game is another unit.
+        let rerun = MatchUnit {
+            run: 1,
+            ..unit.clone()
+        };
+        assert_ne!(rerun.key(), unit.key());
         for i in (0..bytes.len()).step_by(3) {
             let mut bad = bytes.clone();
             bad[i] ^= 0x40;

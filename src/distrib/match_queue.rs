@@ -1,15 +1,19 @@
-//! `wedge match --queue URL`: every game of the match is a match-game unit played by a worker
-//! (idempotent by its content, so a coordinator stopped and rerun takes back the games already
-//! played); each record is checked against its unit and handed to the match's tally as it
-//! comes. When the SPRT decides, the games not yet played are taken off the queue.
+//! `wedge match --queue URL`: every game of the match is a match-game unit played by a worker;
+//! each record is checked against its unit and handed to the match's tally as it comes. A run
+//! of the match gets a new run id, part of every unit, so a rerun plays new games; the queue
+//! remembers the latest run of each match, which `--resume` continues (its games already
+//! played are taken back, idempotent by their content). When the SPRT decides, the games not
+//! yet played are taken off the queue.
 
-use super::error::DistribError;
+use super::error::{nats, DistribError};
 use super::exchange::{self, QueueCounts};
 use super::match_game::{MatchUnit, QueuedSide};
-use super::setup;
+use super::setup::{self, Queue, RETENTION, RUNS_PREFIX};
 use crate::eval::Weights;
-use crate::tools::match_runner::{Event, GameSource, MatchConfig, MatchError};
+use crate::framing::fnv1a64;
+use crate::tools::match_runner::{distinct_games, Event, GameSource, MatchConfig, MatchError};
 use crate::train::selfplay::Model;
+use async_nats::jetstream::stream::LastRawMessageErrorKind;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Duration;
@@ -22,13 +26,16 @@ pub struct QueueGames<'a> {
     /// The weights (and their models) of the Wedge sides, uploaded for the workers.
     pub models: Vec<(Weights, Model)>,
     pub start_timeout: Duration,
+    /// Continue the latest run of this match (its games played are taken back) instead of
+    /// starting a new one.
+    pub resume: bool,
     /// What went through the queue, once the match is over.
     pub counts: Mutex<QueueCounts>,
 }
 
 impl QueueGames<'_> {
-    /// The unit of game `index` of `cfg`.
-    fn unit(&self, cfg: &MatchConfig, index: usize) -> MatchUnit {
+    /// The unit of game `index` of `cfg` in run `run`.
+    fn unit(&self, cfg: &MatchConfig, index: usize, run: u64) -> MatchUnit {
         MatchUnit {
             sides: self.sides.clone(),
             time: cfg.limits.time,
@@ -37,7 +44,18 @@ impl QueueGames<'_> {
             start_timeout: self.start_timeout,
             opening: cfg.openings[(index / 2) % cfg.openings.len()].clone(),
             game: index as u32,
+            run,
         }
+    }
+
+    /// What makes a match the same one: its units outside any run for one pass over the
+    /// openings (each with both colours), so that `--games` may differ.
+    fn identity(&self, cfg: &MatchConfig) -> u64 {
+        let mut bytes = Vec::new();
+        for i in 0..distinct_games(cfg.openings.len()) {
+            bytes.extend(self.unit(cfg, i, 0).to_bytes());
+        }
+        fnv1a64(&bytes)
     }
 
     async fn run(
@@ -48,7 +66,8 @@ impl QueueGames<'_> {
     ) -> Result<(), DistribError> {
         let models: Vec<_> = self.models.iter().map(|(w, m)| (w, m)).collect();
         let queue = setup::coordinator(self.url, &models).await?;
-        let units: Vec<MatchUnit> = (0..cfg.games).map(|i| self.unit(cfg, i)).collect();
+        let run = run_id(&queue, self.identity(cfg), self.resume).await?;
+        let units: Vec<MatchUnit> = (0..cfg.games).map(|i| self.unit(cfg, i, run)).collect();
         let mut counts = QueueCounts::default();
         let mut answered = |i: usize, outcome: &crate::tools::match_runner::game::GameOutcome| {
             let event = Event::Done {
@@ -73,6 +92,52 @@ impl QueueGames<'_> {
         *self.counts.lock().unwrap_or_else(|e| e.into_inner()) = counts;
         result.map(|_| ())
     }
+}
+
+/// The run of the match with `identity` whose games are played: the latest one the queue
+/// remembers when `resume`, else a new one, remembered from now on.
+async fn run_id(queue: &Queue, identity: u64, resume: bool) -> Result<u64, DistribError> {
+    let runs = queue.runs().await?;
+    let subject = format!("{RUNS_PREFIX}match.{identity:016x}");
+    if !resume {
+        let run = crate::rng::fresh_seed();
+        queue
+            .js
+            .publish(subject.clone(), format!("{run:016x}").into())
+            .await
+            .map_err(nats(format!("recording the run on {subject}")))?
+            .await
+            .map_err(nats(format!("recording the run on {subject}")))?;
+        eprintln!(
+            "wedge match: run {run:016x} (a rerun with --resume takes back its games and plays the rest)"
+        );
+        return Ok(run);
+    }
+    let message = match runs.get_last_raw_message_by_subject(&subject).await {
+        Ok(m) => m,
+        Err(e) if e.kind() == LastRawMessageErrorKind::NoMessageFound => {
+            return Err(DistribError::Usage(format!(
+                "--resume: {} has no run of this match (the same engines, options and openings) \
+                 from the last {} days",
+                queue.url,
+                RETENTION.as_secs() / 86_400
+            )))
+        }
+        Err(e) => return Err(nats(format!("reading {subject}"))(e)),
+    };
+    let text = String::from_utf8_lossy(&message.payload);
+    let run = Some(text.as_ref())
+        .filter(|t| t.len() == 16)
+        .and_then(|t| u64::from_str_radix(t, 16).ok())
+        .ok_or_else(|| DistribError::Nats {
+            what: format!("reading {subject}"),
+            message: format!(
+                "not a run id: {:?}",
+                &text[..crate::formats::floor_char_boundary(&text, 40)]
+            ),
+        })?;
+    eprintln!("wedge match: resuming run {run:016x}");
+    Ok(run)
 }
 
 impl GameSource for QueueGames<'_> {

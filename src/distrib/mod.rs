@@ -14,6 +14,8 @@
 //!   coordinators on `exchange`;
 //! - `setup`: connecting, and the streams, consumer, object store and workers' bucket;
 //! - `files`: weights and ProbCut models in the object store by checksum, and a local cache;
+//! - `termination`: how often a failing unit is delivered before it is terminated, and the
+//!   record of why that its coordinator and `wedge queue status` read;
 //! - `worker`: `wedge worker`, which takes units, plays or values them and publishes their
 //!   results;
 //! - `coordinator`: `wedge selfplay --queue`, which publishes units and writes their results;
@@ -33,6 +35,7 @@ pub mod setup;
 pub mod solve;
 pub mod solve_queue;
 pub mod status;
+pub mod termination;
 pub mod unit;
 pub mod valuation;
 pub mod worker;

@@ -1,11 +1,13 @@
 //! Connecting to the server and the JetStream objects every queue command shares, created
 //! when missing: the work-queue stream of units and its one durable consumer for all workers,
-//! the results stream (one message per unit subject), the object store of weights and ProbCut
-//! models by checksum, and a stream of workers' heartbeats that expire (a plain stream rather than a
-//! key-value bucket, which Debian's server 2.9 and this client disagree on).
+//! the results stream (one message per unit subject, kept [`RETENTION`]), the records of
+//! terminated units and of match runs (kept as long), the object store of weights and ProbCut
+//! models by checksum, and a stream of workers' heartbeats that expire (plain streams rather
+//! than key-value buckets, which Debian's server 2.9 and this client disagree on).
 
 use super::error::{nats, DistribError};
 use async_nats::jetstream::{self, consumer, object_store, stream};
+use futures_util::StreamExt;
 use std::time::Duration;
 
 /// The stream of work units (work-queue retention: a unit is gone once acknowledged).
@@ -14,6 +16,17 @@ pub const UNITS_STREAM: &str = "WEDGE_UNITS";
 pub const SELFPLAY_UNITS: &str = "wedge.units.selfplay";
 /// The stream of results.
 pub const RESULTS_STREAM: &str = "WEDGE_RESULTS";
+/// How long results, records of terminated units and of match runs are kept (the streams'
+/// `max_age`): answers stay this long for reruns.
+pub const RETENTION: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The stream of terminated units' records (`wedge.failed.<kind>.<key>`, one per unit).
+pub const FAILED_STREAM: &str = "WEDGE_FAILED";
+/// Prefix of the records of terminated units.
+pub const FAILED_PREFIX: &str = "wedge.failed.";
+/// The stream of match runs (`wedge.runs.match.<match>`: the match's latest run id).
+pub const RUNS_STREAM: &str = "WEDGE_RUNS";
+/// Prefix of the run records.
+pub const RUNS_PREFIX: &str = "wedge.runs.";
 /// The durable pull consumer all workers share.
 pub const WORKERS_CONSUMER: &str = "wedge-workers";
 /// The object store bucket of weights and ProbCut models.
@@ -28,6 +41,48 @@ pub const ACK_WAIT: Duration = Duration::from_secs(30);
 pub const WORKER_TTL: Duration = Duration::from_secs(60);
 /// Republishing a unit within this window is recognised as a duplicate (`Nats-Msg-Id`).
 pub const DUPLICATE_WINDOW: Duration = Duration::from_secs(24 * 3600);
+
+/// The messages of a stream on some subjects, in order, through an ordered consumer (nothing
+/// to acknowledge, nothing left on the server).
+pub struct Follower {
+    messages: consumer::pull::Ordered,
+    /// What following is for, in errors ("following the results").
+    what: &'static str,
+}
+
+impl Follower {
+    /// Follows the messages of `stream` on `filter`, from where `policy` says.
+    pub async fn new(
+        stream: &stream::Stream,
+        filter: String,
+        policy: consumer::DeliverPolicy,
+        what: &'static str,
+    ) -> Result<Follower, DistribError> {
+        let messages = stream
+            .create_consumer(consumer::pull::OrderedConfig {
+                filter_subject: filter,
+                deliver_policy: policy,
+                ..Default::default()
+            })
+            .await
+            .map_err(nats(what))?
+            .messages()
+            .await
+            .map_err(nats(what))?;
+        Ok(Follower { messages, what })
+    }
+
+    /// The next message, once there is one.
+    pub async fn next(&mut self) -> Result<jetstream::Message, DistribError> {
+        match self.messages.next().await {
+            Some(m) => m.map_err(nats(self.what)),
+            None => Err(DistribError::Nats {
+                what: self.what.into(),
+                message: "the stream ended".into(),
+            }),
+        }
+    }
+}
 
 /// A connection and its JetStream context.
 pub struct Queue {
@@ -95,19 +150,38 @@ impl Queue {
     /// The stream `config` names, created when missing. When two processes create it at once
     /// (a coordinator and its workers starting together), the server refuses the second
     /// ("subjects overlap"): that one opens the stream the first made. `hint` ends the error.
+    /// A stream that keeps messages forever where `config` gives a `max_age` (one made by an
+    /// older build) is given that `max_age`; any other the operator set is left alone.
     async fn stream(
         &self,
         config: stream::Config,
         hint: &str,
     ) -> Result<stream::Stream, DistribError> {
         let name = config.name.clone();
-        match self.js.get_or_create_stream(config).await {
-            Ok(s) => Ok(s),
+        let max_age = config.max_age;
+        let stream = match self.js.get_or_create_stream(config).await {
+            Ok(s) => s,
             Err(e) => match self.js.get_stream(&name).await {
-                Ok(s) => Ok(s),
-                Err(_) => Err(nats(format!("opening stream {name}{hint}"))(e)),
+                Ok(s) => s,
+                Err(_) => return Err(nats(format!("opening stream {name}{hint}"))(e)),
             },
+        };
+        let found = &stream.cached_info().config;
+        if max_age.is_zero() || !found.max_age.is_zero() {
+            return Ok(stream);
         }
+        let config = stream::Config {
+            max_age,
+            ..found.clone()
+        };
+        self.js
+            .update_stream(&config)
+            .await
+            .map_err(nats(format!("setting the retention of stream {name}")))?;
+        self.js
+            .get_stream(&name)
+            .await
+            .map_err(nats(format!("opening stream {name}")))
     }
 
     /// The units stream, created when missing.
@@ -126,13 +200,29 @@ impl Queue {
     }
 
     /// The results stream, created when missing: one message per subject, so a unit played
-    /// twice leaves one result.
+    /// twice leaves one result, each kept [`RETENTION`].
     pub async fn results(&self) -> Result<stream::Stream, DistribError> {
+        self.kept(RESULTS_STREAM, super::result::SUBJECTS).await
+    }
+
+    /// The records of terminated units, created when missing.
+    pub async fn failed(&self) -> Result<stream::Stream, DistribError> {
+        self.kept(FAILED_STREAM, &format!("{FAILED_PREFIX}>")).await
+    }
+
+    /// The records of match runs, created when missing.
+    pub async fn runs(&self) -> Result<stream::Stream, DistribError> {
+        self.kept(RUNS_STREAM, &format!("{RUNS_PREFIX}>")).await
+    }
+
+    /// Stream `name` of `subjects`, one message per subject, each kept [`RETENTION`].
+    async fn kept(&self, name: &str, subjects: &str) -> Result<stream::Stream, DistribError> {
         self.stream(
             stream::Config {
-                name: RESULTS_STREAM.into(),
-                subjects: vec![super::result::SUBJECTS.into()],
+                name: name.into(),
+                subjects: vec![subjects.into()],
                 max_messages_per_subject: 1,
+                max_age: RETENTION,
                 ..Default::default()
             },
             "",

@@ -133,6 +133,11 @@ impl SelfplayUnit {
         format!("{:016x}", fnv1a64(&self.to_bytes()))
     }
 
+    /// The unit in log lines and errors.
+    pub fn describe(&self) -> String {
+        format!("batch {} of run {}", self.id.index, self.id.run_seed)
+    }
+
     /// The JetStream de-duplication id (`Nats-Msg-Id`) of the unit's message.
     pub fn message_id(&self) -> String {
         format!("selfplay-{}", self.key())

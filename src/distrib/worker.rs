@@ -2,10 +2,11 @@
 //! valuations, solves, match games), fetches what they name (weights and ProbCut models, WTHOR
 //! lines: cached, verified; a match's engines: its own executable, or those it was given with
 //! `--engine NAME=COMMAND`), runs the unit on its threads while telling the server it is in
-//! progress, publishes the result and acknowledges the unit. A message that is not a valid unit
-//! is logged and terminated (never redelivered); the worker goes on. SIGTERM or SIGINT: the
-//! current unit is finished and the worker exits; a second signal releases the unit (nak) at
-//! once.
+//! progress, publishes the result and acknowledges the unit. A unit that fails is released for
+//! another delivery, or terminated (with a record of why, see `termination`) when the failure is
+//! its own fault or it had its deliveries; a message that is not a valid unit is terminated at
+//! once. The worker goes on either way. SIGTERM or SIGINT: the current unit is finished and the
+//! worker exits; a second signal releases the unit (nak) at once.
 
 use super::error::{nats, DistribError};
 use super::exchange::{result_subject, KeyedUnit};
@@ -15,8 +16,10 @@ use super::message::MessageError;
 use super::result::{self, WORKER_HEADER};
 use super::setup::{self, Queue, ACK_WAIT};
 use super::solve::{self, SolveUnit};
+use super::termination::{self, Fault, Termination, Verdict, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
+use crate::search::TranspositionTable;
 use crate::tools::match_runner::{self as matches, game::GameLimits, player::EngineSpec};
 use crate::train::selfplay::SelfPlay;
 use async_nats::jetstream::{AckKind, Message};
@@ -50,6 +53,8 @@ pub struct WorkerSummary {
     /// Book positions valued and positions solved.
     pub positions: u64,
     pub refused: u64,
+    /// Units terminated after failing (messages refused not counted).
+    pub terminated: u64,
     /// True when it stopped on a second signal and released its unit.
     pub released: bool,
 }
@@ -105,8 +110,8 @@ impl Signals {
 /// Publishes the worker's heartbeat (it expires unless refreshed).
 async fn beat(queue: &Queue, key: &str, state: &str, summary: &WorkerSummary) {
     let text = format!(
-        "{state}; {} units, {} games, {} positions, {} refused",
-        summary.units, summary.games, summary.positions, summary.refused
+        "{state}; {} units, {} games, {} positions, {} refused, {} terminated",
+        summary.units, summary.games, summary.positions, summary.refused, summary.terminated
     );
     let subject = format!("{}{key}", setup::WORKERS_PREFIX);
     let sent = async {
@@ -127,6 +132,7 @@ enum Outcome {
     Done(u64, u64),
     Refused,
     Released,
+    Terminated,
     /// Released on a second signal: exit now.
     Abandoned,
 }
@@ -193,6 +199,7 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
                 summary.positions += positions;
             }
             Outcome::Refused => summary.refused += 1,
+            Outcome::Terminated => summary.terminated += 1,
             Outcome::Released => {}
             Outcome::Abandoned => {
                 summary.released = true;
@@ -207,8 +214,8 @@ pub async fn run(opts: &WorkerOptions) -> Result<WorkerSummary, DistribError> {
         .filter(format!("{}{key}", setup::WORKERS_PREFIX))
         .await;
     eprintln!(
-        "wedge worker {}: stopped after {} units ({} games, {} positions, {} messages refused)",
-        opts.name, summary.units, summary.games, summary.positions, summary.refused
+        "wedge worker {}: stopped after {} units ({} games, {} positions, {} messages refused); {} units terminated",
+        opts.name, summary.units, summary.games, summary.positions, summary.refused, summary.terminated
     );
     Ok(summary)
 }
@@ -250,10 +257,10 @@ impl Work {
 
     fn describe(&self) -> String {
         match self {
-            Work::Selfplay(u) => format!("batch {} of run {}", u.id.index, u.id.run_seed),
-            Work::Valuation(u) => format!("valuation {}", u.key()),
-            Work::Solve(u) => format!("solve {}", u.key()),
-            Work::Match(u) => format!("match game {} ({})", u.game + 1, u.key()),
+            Work::Selfplay(u) => u.describe(),
+            Work::Valuation(u) => u.describe(),
+            Work::Solve(u) => u.describe(),
+            Work::Match(u) => u.describe(),
         }
     }
 
@@ -310,6 +317,7 @@ impl Work {
                 })
             }
             Work::Valuation(u) => {
+                table_fits(u.table_mb)?;
                 let model = files.model(u.weights_checksum, u.probcut_checksum).await?;
                 Box::new(move |threads| {
                     let valuations = u.run_on(model.eval, Some(model.probcut), threads);
@@ -317,6 +325,7 @@ impl Work {
                 })
             }
             Work::Solve(u) => {
+                table_fits(u.table_mb)?;
                 let model = files.model(u.weights_checksum, u.probcut_checksum).await?;
                 Box::new(move |threads| {
                     let reports = u.run(model.eval, Some(model.probcut), threads);
@@ -350,6 +359,11 @@ impl Work {
     }
 }
 
+/// Fails when a table of `mb` MB is more memory than this worker may use.
+fn table_fits(mb: u32) -> Result<(), DistribError> {
+    TranspositionTable::check_size(mb as usize).map_err(|e| DistribError::Unable(e.to_string()))
+}
+
 /// One side of a match unit as this worker starts it: its own executable with the weights and
 /// ProbCut model the unit names (fetched by checksum), or a command it was given under the
 /// unit's name. Never a command from the message.
@@ -365,6 +379,7 @@ async fn engine_spec(
             solver,
             hash_mb,
         } => {
+            table_fits(*hash_mb)?;
             let (w, p) = files
                 .model_files(*weights_checksum, *probcut_checksum)
                 .await?;
@@ -397,7 +412,7 @@ async fn engine_spec(
         }
         QueuedEngine::Named { name, protocol } => {
             let Some((_, command)) = opts.engines.iter().find(|(n, _)| n == name) else {
-                return Err(DistribError::Usage(format!(
+                return Err(DistribError::Unable(format!(
                     "engine {name:?} is not one of this worker's (start it with --engine {name}=COMMAND)"
                 )));
             };
@@ -412,6 +427,70 @@ async fn engine_spec(
     })
 }
 
+/// Whose fault a failure to prepare a unit is: an object the store lacks or holds damaged is
+/// the unit's; anything else (the connection, an engine or memory this worker lacks) this
+/// worker's.
+fn fault_of(e: &DistribError) -> Fault {
+    match e {
+        DistribError::Object { .. } | DistribError::MissingObject { .. } => Fault::Unit,
+        _ => Fault::Worker,
+    }
+}
+
+/// Releases `message` for another delivery after `delay` (a failure is only logged: the unit
+/// comes back anyway once its acknowledgement time runs out).
+async fn release(message: &Message, delay: Option<Duration>) {
+    if let Err(e) = message.ack_with(AckKind::Nak(delay)).await {
+        tracing::warn!("releasing a unit: {e}");
+    }
+}
+
+/// Records why the unit of `message` ends, then terminates it; true when it is. When the
+/// record cannot be made the unit is released instead, so that a later delivery tries again
+/// and its coordinator is never left waiting.
+async fn terminate(queue: &Queue, message: &Message, name: &str, ended: &Termination) -> bool {
+    if let Err(e) = termination::record(queue, &message.subject, ended).await {
+        eprintln!("wedge worker {name}: {e}; released instead of terminated");
+        release(message, Some(termination::release_delay(ended.deliveries))).await;
+        return false;
+    }
+    if let Err(e) = message.ack_with(AckKind::Term).await {
+        tracing::warn!("terminating a unit: {e}");
+    }
+    true
+}
+
+/// The `delivered`-th delivery of `what` failed with `fault` and `reason`: the unit is released
+/// for another, or terminated when it is the unit's fault or the unit had its deliveries.
+async fn give_up(
+    queue: &Queue,
+    message: &Message,
+    name: &str,
+    what: &str,
+    (fault, reason): (Fault, String),
+    delivered: i64,
+) -> Outcome {
+    match termination::verdict(fault, delivered) {
+        Verdict::Release(delay) => {
+            eprintln!(
+                "wedge worker {name}: {what}: {reason}; released for another try (delivery \
+                 {delivered} of at most {MAX_DELIVERIES})"
+            );
+            release(message, Some(delay)).await;
+            Outcome::Released
+        }
+        Verdict::Terminate => {
+            let ended = Termination::now(delivered, name, reason);
+            eprintln!("wedge worker {name}: {what}: {ended}");
+            if terminate(queue, message, name, &ended).await {
+                Outcome::Terminated
+            } else {
+                Outcome::Released
+            }
+        }
+    }
+}
+
 /// Runs one message's unit, or refuses it.
 async fn handle(
     queue: &Queue,
@@ -423,7 +502,9 @@ async fn handle(
     (key, summary): (&str, &WorkerSummary),
 ) -> Result<Outcome, DistribError> {
     let name = &opts.name;
-    let seq = message.info().map_or(0, |i| i.stream_sequence);
+    let (seq, delivered) = message
+        .info()
+        .map_or((0, 1), |i| (i.stream_sequence, i.delivered));
     let work = match Work::parse(&message.payload) {
         Ok(w) => w,
         Err(e) => {
@@ -432,25 +513,37 @@ async fn handle(
                 message.subject,
                 message.payload.len()
             );
-            message
-                .ack_with(AckKind::Term)
-                .await
-                .map_err(nats("terminating a refused message"))?;
-            return Ok(Outcome::Refused);
+            let ended = Termination::now(delivered, name, format!("not a unit: {e}"));
+            return Ok(if terminate(queue, message, name, &ended).await {
+                Outcome::Refused
+            } else {
+                Outcome::Released
+            });
         }
     };
     let what = work.describe();
+    if termination::exhausted(delivered) {
+        let reason = format!(
+            "delivered {delivered} times and never answered (the workers that took it stopped \
+             before finishing it: killed, crashed or out of memory)"
+        );
+        return Ok(give_up(
+            queue,
+            message,
+            name,
+            &what,
+            (Fault::Unit, reason),
+            delivered,
+        )
+        .await);
+    }
     let doing = work.doing();
     let (subject, (size, games, positions)) = (work.result_subject(), work.size());
     let job = match work.prepare(files, opts).await {
         Ok(job) => job,
         Err(e) => {
-            eprintln!("wedge worker {name}: {what}: {e}; released for another try");
-            message
-                .ack_with(AckKind::Nak(Some(Duration::from_secs(10))))
-                .await
-                .map_err(nats("releasing a unit"))?;
-            return Ok(Outcome::Released);
+            let failure = (fault_of(&e), e.to_string());
+            return Ok(give_up(queue, message, name, &what, failure, delivered).await);
         }
     };
     beat(queue, key, &format!("{doing} {what}"), summary).await;
@@ -483,18 +576,11 @@ async fn handle(
             }
         }
     };
-    let bytes = match done {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(e)) => {
-            eprintln!("wedge worker {name}: {what}: {e}; released");
-            let _ = message
-                .ack_with(AckKind::Nak(Some(Duration::from_secs(10))))
-                .await;
-            return Ok(Outcome::Released);
-        }
-        Err(e) => {
-            let _ = message.ack_with(AckKind::Nak(None)).await;
-            return Err(DistribError::Runtime(format!("{what}: {e}")));
+    let bytes = match done.unwrap_or_else(|e| Err(format!("the work stopped: {e}"))) {
+        Ok(bytes) => bytes,
+        Err(reason) => {
+            let failure = (Fault::Worker, reason);
+            return Ok(give_up(queue, message, name, &what, failure, delivered).await);
         }
     };
     let mut headers = async_nats::HeaderMap::new();
@@ -508,9 +594,8 @@ async fn handle(
     }
     .await;
     if let Err(e) = published {
-        eprintln!("wedge worker {name}: publishing the result of {what}: {e}; released");
-        let _ = message.ack_with(AckKind::Nak(None)).await;
-        return Ok(Outcome::Released);
+        let failure = (Fault::Worker, format!("publishing its result: {e}"));
+        return Ok(give_up(queue, message, name, &what, failure, delivered).await);
     }
     message
         .double_ack()
