@@ -132,52 +132,57 @@ pub fn find_data_file(dir: &str, name: &str) -> Option<PathBuf> {
 /// Every existing `dir/name` where [`find_data_file`] looks, in its order (the shipped copies
 /// that play must never write).
 pub fn data_file_locations(dir: &str, name: &str) -> Vec<PathBuf> {
+    let rel = Path::new(dir).join(name);
+    data_roots()
+        .into_iter()
+        .map(|root| root.join(&rel))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// The folders [`find_data_file`] looks in (each holding `weights/` and `books/`), in order.
+pub fn data_roots() -> Vec<PathBuf> {
     let exe_dir = std::env::current_exe()
         .ok()
         .and_then(|e| e.parent().map(Path::to_path_buf));
     let home = std::env::var_os("WEDGE_HOME").map(PathBuf::from);
-    data_file_candidates(
-        &Path::new(dir).join(name),
+    data_roots_from(
         home.as_deref(),
         exe_dir.as_deref(),
         user_data_dir().as_deref(),
     )
-    .into_iter()
-    .filter(|p| p.is_file())
-    .collect()
 }
 
-/// Where [`find_data_file`] looks for `rel`, in order: an explicit `$WEDGE_HOME` wins over the
-/// places found from the executable, then the user's data directory, and the source tree the
-/// binary was built from comes last.
-fn data_file_candidates(
-    rel: &Path,
+/// Where [`find_data_file`] looks, in order: an explicit `$WEDGE_HOME` wins over the places
+/// found from the executable, then the user's data directory, and the source tree the binary
+/// was built from comes last.
+fn data_roots_from(
     home: Option<&Path>,
     exe_dir: Option<&Path>,
     user_data: Option<&Path>,
 ) -> Vec<PathBuf> {
-    let mut candidates = Vec::new();
+    let mut roots = Vec::new();
     if let Some(home) = home {
-        candidates.push(home.join(rel));
+        roots.push(home.to_path_buf());
     }
     if let Some(exe_dir) = exe_dir {
-        candidates.push(exe_dir.join(rel));
+        roots.push(exe_dir.to_path_buf());
         if let Some(prefix) = exe_dir.parent() {
-            candidates.push(prefix.join(INSTALLED_DATA).join(rel));
+            roots.push(prefix.join(INSTALLED_DATA));
         }
         let mut up = exe_dir.parent().and_then(Path::parent);
         for _ in 0..2 {
             if let Some(u) = up {
-                candidates.push(u.join(rel));
+                roots.push(u.to_path_buf());
                 up = u.parent();
             }
         }
     }
     if let Some(user_data) = user_data {
-        candidates.push(user_data.join(rel));
+        roots.push(user_data.to_path_buf());
     }
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel));
-    candidates
+    roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    roots
 }
 
 /// Where an installed layout keeps the shipped data, from the prefix that holds `bin/wedge`.
@@ -374,12 +379,14 @@ mod tests {
     #[test]
     fn wedge_home_is_looked_at_first_and_the_source_tree_last() {
         let rel = Path::new("books/default.book");
-        let c = data_file_candidates(
-            rel,
+        let c: Vec<PathBuf> = data_roots_from(
             Some(Path::new("/home/me/wedge")),
             Some(Path::new("/opt/w/target/release")),
             Some(Path::new("/home/me/.local/share/wedge")),
-        );
+        )
+        .iter()
+        .map(|r| r.join(rel))
+        .collect();
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
         assert_eq!(
             c,
@@ -393,7 +400,10 @@ mod tests {
                 manifest.clone(),
             ]
         );
-        assert_eq!(data_file_candidates(rel, None, None, None), vec![manifest]);
+        assert_eq!(
+            data_roots_from(None, None, None),
+            vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))]
+        );
     }
 
     #[test]

@@ -627,14 +627,14 @@ fn a_ping_stops_a_learn_and_the_next_start_stores_the_game() {
     }
     latencies.sort();
     eprintln!("ping during a learn answered in {latencies:?}");
-    assert!(latencies[1] < Duration::from_secs(2), "{latencies:?}");
+    assert!(latencies[1] < Duration::from_secs(5), "{latencies:?}");
     writeln!(stdin, "quit").unwrap();
     drop(stdin);
     assert!(child.wait().unwrap().success());
     assert_eq!(
         std::fs::read_to_string(&journal).unwrap(),
-        "f5f4e3f6d3\n".repeat(3),
-        "each interrupted learn kept its game"
+        "f5f4e3f6d3\n",
+        "the interrupted learns kept the game, once"
     );
     // The book is now valued by fast searches; the next engine learns the games while idle.
     std::fs::remove_file(&learned).unwrap();
@@ -649,7 +649,16 @@ fn a_ping_stops_a_learn_and_the_next_start_stores_the_game() {
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
     let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
-    assert_eq!(book.probe(&after("f5f4e3f6d3")).unwrap().games, 3);
+    assert_eq!(book.probe(&after("f5f4e3f6d3")).unwrap().games, 1);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["learned.book"],
+        "no journal, lock or learner file is left"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -672,7 +681,7 @@ fn a_learn_that_cannot_be_stored_is_never_called_learned() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(status.contains(&blocker.display().to_string()), "{status}");
     assert!(
-        status.contains("kept to be learned later (in memory only"),
+        status.contains("1 game(s) kept to be learned later, 1 of them in memory only"),
         "{status}"
     );
     assert!(text.lines().any(|l| l == "pong 1"), "{text}");

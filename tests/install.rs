@@ -1,6 +1,6 @@
 //! `wedge install` into an empty prefix: the installed executable, started from a folder that
-//! holds nothing else and with no source tree's data in reach of its search, finds the
-//! installed weights and book and plays over NBoard and GTP.
+//! holds nothing else, loads the installed weights and book (its log names them: the source
+//! tree it was built from is looked at only after them) and plays over NBoard and GTP.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

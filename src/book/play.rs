@@ -37,15 +37,24 @@ pub struct OfferedMove {
 pub enum LearnFailure {
     #[error("no user's book to learn into (see --learn-book): nothing stored")]
     NoUserBook,
+    #[error("the game has no move: nothing stored")]
+    Empty,
     /// The games not stored wait to be learned later.
     #[error(
         "{source}; {waiting} game(s) kept to be learned later{}",
-        if *.in_memory { " (in memory only: the journal beside the book cannot be written)" } else { "" }
+        if *.in_memory > 0 {
+            format!(
+                ", {} of them in memory only (the journal beside the book cannot be written)",
+                .in_memory
+            )
+        } else {
+            String::new()
+        }
     )]
     Store {
         source: LearnError,
         waiting: usize,
-        in_memory: bool,
+        in_memory: usize,
     },
 }
 
@@ -107,8 +116,10 @@ pub struct PlayBooks {
     slots: Vec<BookSlot>,
     /// Games to learn that the journal beside the user's book could not keep, oldest first.
     unsaved: Vec<Vec<Move>>,
-    /// The last learn failed (not interrupted): games waiting are left until the next learn.
-    suspended: bool,
+    /// The last learn failed (not interrupted): no idle learning until the next learn.
+    failed: bool,
+    /// Idle learning waits for the next task (another engine learns, or games are left).
+    idle_paused: bool,
     /// The books open now, in the order they are consulted (none when none is).
     open: Option<Arc<BookSet>>,
 }
@@ -138,7 +149,8 @@ impl PlayBooks {
         PlayBooks {
             slots,
             unsaved: Vec::new(),
-            suspended: false,
+            failed: false,
+            idle_paused: false,
             open: None,
         }
     }
@@ -272,8 +284,8 @@ impl PlayBooks {
     }
 
     /// Keeps a game for the user's book (in its journal, see [`super::pending`]; in memory when
-    /// the journal cannot be written), then learns every game waiting, this one last. The
-    /// shipped book is never written. See [`PlayBooks::learn_waiting`].
+    /// the journal cannot be written), then learns every game waiting, this one last, with
+    /// `threads` threads. The shipped book is never written. See [`PlayBooks::learn_waiting`].
     pub fn learn<V: Valuer>(
         &mut self,
         moves: &[Move],
@@ -282,18 +294,23 @@ impl PlayBooks {
         stop: &AtomicBool,
     ) -> Result<String, LearnFailure> {
         let setting = self.user_setting().ok_or(LearnFailure::NoUserBook)?;
-        self.suspended = false;
+        if moves.is_empty() {
+            return Err(LearnFailure::Empty);
+        }
+        self.failed = false;
         if let Err(e) = pending::keep(&setting.path, moves) {
             tracing::warn!("{e}: the game is kept in memory until it is learned");
-            self.unsaved.push(moves.to_vec());
+            if !self.unsaved.iter().any(|g| g == moves) {
+                self.unsaved.push(moves.to_vec());
+            }
         }
-        self.learn_waiting(make_valuer, threads, stop)
+        self.learn_waiting(&setting.path, make_valuer, threads, stop)
     }
 
-    /// True when games wait to be learned into the user's book and the last try did not
-    /// fail (after a failure, the next [`PlayBooks::learn`] tries again).
+    /// True when games wait to be learned into the user's book and idle learning is not
+    /// paused (see [`PlayBooks::learn_idle`]).
     pub fn has_waiting(&self) -> bool {
-        if self.suspended {
+        if self.failed || self.idle_paused {
             return false;
         }
         !self.unsaved.is_empty()
@@ -302,20 +319,58 @@ impl PlayBooks {
                 .is_some_and(|s| pending::journal_path(&s.path).is_file())
     }
 
-    /// Learns the games waiting for the user's book, oldest first, each valued by searches
-    /// `make_valuer(depth)` and published on its own; says what was done. A new user's book
-    /// takes the shipped book's settings. When `stop` is set meanwhile, or a game cannot be
-    /// stored, the games not published stay waiting.
-    pub fn learn_waiting<V: Valuer>(
+    /// Lets idle learning try again (after a task ran: another engine may have stopped
+    /// learning, or a new game may wait).
+    pub fn resume_idle_learning(&mut self) {
+        self.idle_paused = false;
+    }
+
+    /// Learns the games waiting while the engine is idle, on one thread, when no other
+    /// process learns them (see [`pending::Learner`]). Idle learning then pauses until
+    /// [`PlayBooks::resume_idle_learning`] when another process learns, or when games still
+    /// wait after a pass; after a failure it stops until the next [`PlayBooks::learn`].
+    pub fn learn_idle<V: Valuer>(
         &mut self,
+        make_valuer: &(dyn Fn(u32) -> V + Sync),
+        stop: &AtomicBool,
+    ) -> Result<String, LearnFailure> {
+        let setting = self.user_setting().ok_or(LearnFailure::NoUserBook)?;
+        let learner = match pending::Learner::try_take(&setting.path) {
+            Ok(Some(learner)) => learner,
+            Ok(None) => {
+                self.idle_paused = true;
+                return Ok("another engine learns the games waiting".into());
+            }
+            Err(e) => {
+                self.idle_paused = true;
+                return Err(self.failure(e.into(), 0));
+            }
+        };
+        let result = self.learn_waiting(&setting.path, make_valuer, 1, stop);
+        drop(learner);
+        if result.is_ok() && self.has_waiting() {
+            // What is left could not be learned in this pass (another engine added it, or
+            // took it): try again after the next task.
+            self.idle_paused = true;
+        }
+        result
+    }
+
+    /// Learns the games waiting for the user's book at `path`, oldest first (the journal's,
+    /// then those kept in memory), each valued by searches `make_valuer(depth)` and published
+    /// on its own; says what was done. A new user's book takes the shipped book's settings.
+    /// When `stop` is set meanwhile, or a game cannot be stored, the games not published
+    /// stay waiting; a failure stops idle learning until the next [`PlayBooks::learn`].
+    fn learn_waiting<V: Valuer>(
+        &mut self,
+        path: &Path,
         make_valuer: &(dyn Fn(u32) -> V + Sync),
         threads: usize,
         stop: &AtomicBool,
     ) -> Result<String, LearnFailure> {
-        let setting = self.user_setting().ok_or(LearnFailure::NoUserBook)?;
-        let result = self.learn_each(&setting.path, make_valuer, threads, stop);
-        if let Err(LearnFailure::Store { source, .. }) = &result {
-            self.suspended = !matches!(source, LearnError::Interrupted);
+        let result = self.learn_each(path, make_valuer, threads, stop);
+        if let Err(e) = &result {
+            self.failed = !e.interrupted();
         }
         result
     }
@@ -337,11 +392,24 @@ impl PlayBooks {
                 super::BookBuilder::new(super::builder::DEFAULT_MIN_EMPTIES).info
             })
         };
-        let journal = pending::waiting(path).map_err(|e| self.failure(e.into(), 1))?;
-        let games = journal.iter().map(|g| (g, true));
+        // A journal that cannot be read is left as it is (named in the log); the games kept
+        // in memory are still learned.
+        let journal = pending::read(path).unwrap_or_else(|e| {
+            tracing::warn!("{e}: the games waiting there are left for later");
+            pending::Journal::default()
+        });
+        if journal.skipped > 0 {
+            if let Err(e) = pending::tidy(path) {
+                tracing::warn!("{e}");
+            }
+        }
         let unsaved = self.unsaved.clone();
-        let games: Vec<(&Vec<Move>, bool)> =
-            games.chain(unsaved.iter().map(|g| (g, false))).collect();
+        let games: Vec<(&Vec<Move>, bool)> = journal
+            .games
+            .iter()
+            .map(|g| (g, true))
+            .chain(unsaved.iter().map(|g| (g, false)))
+            .collect();
         let (mut learned, mut new_positions, mut searched, mut solved, mut positions) =
             (0, 0, 0, 0, 0);
         for (i, (game, journaled)) in games.iter().enumerate() {
@@ -357,6 +425,12 @@ impl PlayBooks {
             .map_err(|e| self.failure(e, games.len() - i))?;
             if !journaled {
                 self.unsaved.remove(0);
+            }
+            if let Some(e) = &r.left_in_journal {
+                // Learning it again would count it twice: no more idle learning until the
+                // next `learn`.
+                tracing::warn!("{e}: the game is in the book, but stays in its journal");
+                self.failed = true;
             }
             if r.merged {
                 tracing::info!(
@@ -379,12 +453,12 @@ impl PlayBooks {
         ))
     }
 
-    /// The failure `source` with `waiting` games kept.
+    /// The failure `source` with `waiting` games of this pass not stored.
     fn failure(&self, source: LearnError, waiting: usize) -> LearnFailure {
         LearnFailure::Store {
             source,
-            waiting,
-            in_memory: !self.unsaved.is_empty(),
+            waiting: waiting.max(self.unsaved.len()),
+            in_memory: self.unsaved.len(),
         }
     }
 }

@@ -17,13 +17,18 @@ pub struct BookLock {
     path: PathBuf,
 }
 
-/// The lock file of the book at `book`.
-pub fn lock_path(book: &Path) -> PathBuf {
+/// `PREFIX` + the book's file name + `SUFFIX`, beside the book at `book`.
+pub(super) fn beside(book: &Path, prefix: &str, suffix: &str) -> PathBuf {
     let name = book
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "book".into());
-    book.with_file_name(format!(".{name}.lock"))
+    book.with_file_name(format!("{prefix}{name}{suffix}"))
+}
+
+/// The lock file of the book at `book`.
+pub fn lock_path(book: &Path) -> PathBuf {
+    beside(book, ".", ".lock")
 }
 
 impl BookLock {
@@ -70,7 +75,7 @@ impl BookLock {
 }
 
 /// True when `path` names the open `file`.
-fn still_named(file: &File, path: &Path) -> bool {
+pub(super) fn still_named(file: &File, path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -123,8 +128,10 @@ pub enum LearnError {
 }
 
 /// What learning a game did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LearnReport {
+    /// The game is in the published book, but could not be taken out of the journal (why).
+    pub left_in_journal: Option<String>,
     /// The game had left the journal: another engine learned it, and nothing was published.
     pub learned_elsewhere: bool,
     /// Positions of the game the book did not hold.
@@ -176,6 +183,9 @@ pub fn learn_game<V: Valuer>(
         return Err(LearnError::Interrupted);
     }
     let lock = BookLock::acquire(path)?;
+    if interrupted() {
+        return Err(LearnError::Interrupted);
+    }
     if journaled && !super::pending::is_waiting(path, moves, &lock)? {
         return Ok(LearnReport {
             learned_elsewhere: true,
@@ -201,13 +211,15 @@ pub fn learn_game<V: Valuer>(
         return Err(LearnError::Interrupted);
     }
     book.publish_locked(path, &lock)?;
-    if journaled {
-        if let Err(e) = super::pending::learned(path, moves, &lock) {
-            tracing::warn!("{e}: the game is in the book, but stays in its journal");
-        }
-    }
+    let left_in_journal = match journaled {
+        true => super::pending::learned(path, moves, &lock)
+            .err()
+            .map(|e| e.to_string()),
+        false => None,
+    };
     Ok(LearnReport {
         learned_elsewhere: false,
+        left_in_journal,
         new_positions,
         stats,
         positions: book.len(),

@@ -61,10 +61,11 @@ impl Common {
         self.threads.unwrap_or(1) as usize
     }
 
-    /// Search threads for play over a protocol: `--threads`, else every core.
+    /// Search threads for play over a protocol: `--threads`, else every core (at most 256,
+    /// as `--threads` allows).
     pub fn play_threads(&self) -> usize {
         self.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            || std::thread::available_parallelism().map_or(1, |n| n.get().min(256)),
             |t| t as usize,
         )
     }

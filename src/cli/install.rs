@@ -5,7 +5,7 @@
 
 use crate::book::{Book, Verify};
 use crate::eval::weights::Weights;
-use crate::paths::{find_data_file, write_atomic, write_atomic_executable, INSTALLED_DATA};
+use crate::paths::{data_roots, write_atomic, write_atomic_executable, INSTALLED_DATA};
 use crate::search::ProbCutModel;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -26,8 +26,8 @@ pub enum InstallError {
     #[error("cannot tell where this executable is: {0}")]
     NoExecutable(std::io::Error),
     #[error(
-        "the shipped {0} is not found (run `wedge install` from the build of a source tree, \
-         or set WEDGE_HOME to the folder holding weights/ and books/)"
+        "no folder holds all of the shipped {0} (run `wedge install` from the build of a \
+         source tree, or set WEDGE_HOME to the folder holding weights/ and books/)"
     )]
     MissingData(String),
     #[error("cannot read {}: {source}", .path.display())]
@@ -147,11 +147,21 @@ fn copy(from: &Path, to: &Path, executable: bool) -> Result<(), InstallError> {
 /// to give a GUI).
 pub fn install(prefix: &Path) -> Result<Vec<String>, InstallError> {
     let exe = std::env::current_exe().map_err(InstallError::NoExecutable)?;
-    // Every source is found and checked before anything is written.
+    // Every source comes from one folder, and is checked before anything is written.
+    let rel = |f: &DataFile| Path::new(f.dir).join(f.name);
+    let root = data_roots()
+        .into_iter()
+        .find(|r| DATA_FILES.iter().all(|f| r.join(rel(f)).is_file()))
+        .ok_or_else(|| {
+            let names: Vec<String> = DATA_FILES
+                .iter()
+                .map(|f| rel(f).display().to_string())
+                .collect();
+            InstallError::MissingData(names.join(", "))
+        })?;
     let mut sources = Vec::new();
     for f in &DATA_FILES {
-        let rel = format!("{}/{}", f.dir, f.name);
-        let from = find_data_file(f.dir, f.name).ok_or(InstallError::MissingData(rel))?;
+        let from = root.join(rel(f));
         check(&from, f.kind)?;
         sources.push(from);
     }

@@ -200,8 +200,7 @@ impl Engine {
     }
 
     /// Like [`Engine::new`], but the searcher is built on the worker thread by `make` (the
-    /// weights loaded, the table allocated and faulted in); [`Engine::wait_ready`] waits for
-    /// it.
+    /// weights loaded, the table mapped); [`Engine::wait_ready`] waits for it.
     pub fn spawn<E: Evaluator + 'static>(
         make: impl FnOnce() -> Searcher<E> + Send + 'static,
         options: EngineOptions,
@@ -227,6 +226,8 @@ impl Engine {
                     searcher: make(),
                     stop: worker_stop,
                     idle_stop: worker_idle_stop,
+                    used: false,
+                    table_ready: false,
                     sink,
                     books: PlayBooks::new(options.book.as_ref(), options.user_book.as_ref()),
                     options,
@@ -256,7 +257,7 @@ impl Engine {
     }
 
     /// Blocks until the worker is ready to search (at once after the first call), so that a
-    /// game clock started after the handshake never pays for loading the weights and the table.
+    /// game clock started after the handshake never pays for loading the weights.
     pub fn wait_ready(&mut self) {
         if let Some(ready) = self.ready.take() {
             let _ = ready.recv();
@@ -311,6 +312,10 @@ struct Worker<E: Evaluator> {
     searcher: Searcher<E>,
     stop: Arc<AtomicBool>,
     idle_stop: Arc<AtomicBool>,
+    /// A task has run: this engine is in use.
+    used: bool,
+    /// The table's memory is all faulted in.
+    table_ready: bool,
     sink: EventSink,
     options: EngineOptions,
     /// The shipped book and the user's.
@@ -319,26 +324,34 @@ struct Worker<E: Evaluator> {
 }
 
 impl<E: Evaluator> Worker<E> {
-    /// The next task (none once the engine is dropped). While none waits, the games waiting
-    /// for the user's book are learned; a submitted task stops that at once.
+    /// The next task (none once the engine is dropped). While none waits, the worker does its
+    /// idle work, which a submitted task stops at once: once a task has run (so this engine
+    /// is the one in use, not a GUI's spare copy), it faults the table's memory in; then it
+    /// learns the games waiting for the user's book.
     fn next_job(&mut self, jobs: &mpsc::Receiver<Job>) -> Option<Job> {
-        while self.books.has_waiting() {
+        loop {
+            let table = self.used && !self.table_ready;
+            if !table && !self.books.has_waiting() {
+                return jobs.recv().ok();
+            }
             // Cleared before looking: a task submitted from now on sets it again.
             self.idle_stop.store(false, Ordering::SeqCst);
             match jobs.try_recv() {
                 Ok(job) => return Some(job),
                 Err(mpsc::TryRecvError::Disconnected) => return None,
-                Err(mpsc::TryRecvError::Empty) => {
-                    let stop = self.idle_stop.clone();
-                    match self.learn(None, &stop) {
-                        Ok(what) => tracing::info!("learned the games waiting: {what}"),
-                        Err(e) if e.interrupted() => tracing::debug!("learning paused: {e}"),
-                        Err(e) => tracing::warn!("learn: {e}"),
-                    }
-                }
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+            if table {
+                self.table_ready = self.searcher.table().fault_in(&self.idle_stop);
+                continue;
+            }
+            let stop = self.idle_stop.clone();
+            match self.learn(None, &stop) {
+                Ok(what) => tracing::info!("learning the games waiting: {what}"),
+                Err(e) if e.interrupted() => tracing::debug!("learning paused: {e}"),
+                Err(e) => tracing::warn!("learn: {e}"),
             }
         }
-        jobs.recv().ok()
     }
 
     /// Maps the books again when a file was replaced, and gives the search the new set.
@@ -393,9 +406,9 @@ impl<E: Evaluator> Worker<E> {
         squares
     }
 
-    /// Keeps `game` (if any) for the user's book and learns every game waiting (searches of
-    /// the book's depth value them), then maps the books again. `stop` ends the searches, and
-    /// the games not yet published stay waiting.
+    /// Keeps `game` for the user's book and learns every game waiting (searches of the book's
+    /// depth value them); with no game, learns them as idle work (one thread). Then maps the
+    /// books again. `stop` ends the searches, and the games not yet published stay waiting.
     fn learn(
         &mut self,
         game: Option<&[Move]>,
@@ -410,10 +423,11 @@ impl<E: Evaluator> Worker<E> {
             )
             .with_stop(stop.clone())
         };
-        let threads = self.searcher.threads();
         let result = match game {
-            Some(moves) => self.books.learn(moves, &make, threads, stop),
-            None => self.books.learn_waiting(&make, threads, stop),
+            Some(moves) => self
+                .books
+                .learn(moves, &make, self.searcher.threads(), stop),
+            None => self.books.learn_idle(&make, stop),
         };
         self.reopen_books();
         result
@@ -421,6 +435,8 @@ impl<E: Evaluator> Worker<E> {
 
     fn run(&mut self, job: Job) {
         let id = job.id;
+        self.used = true;
+        self.books.resume_idle_learning();
         if matches!(job.task, Task::Search { .. } | Task::Candidates { .. }) {
             // A republished book is picked up before the next move (a stat call per book).
             self.reopen_books();

@@ -231,16 +231,19 @@ impl TranspositionTable {
         1 << fit.max(1024).ilog2()
     }
 
+    /// Faults the table's memory in, until done or `stop` (see [`TableMemory::fault_in`]);
+    /// true once it is all resident. Until then a page is faulted in by its first store.
+    pub fn fault_in(&self, stop: &AtomicBool) -> bool {
+        self.buckets.fault_in(stop)
+    }
+
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
-    /// Starts a new search generation: older entries become the first to be replaced. The
-    /// first search faults the table's pages in (an engine that never searches, as a GUI's
-    /// spare copies, keeps none of its table resident).
+    /// Starts a new search generation: older entries become the first to be replaced.
     pub fn new_search(&self) {
-        self.buckets.fault_in();
         self.age.fetch_add(1, Relaxed);
         self.mark_used();
     }

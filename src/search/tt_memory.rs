@@ -6,7 +6,7 @@
 //! before it is probed.
 
 use std::ops::Deref;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Marker for types whose every bit pattern of all zeros is a valid value made only of
 /// atomics (so a shared view of zeroed mapped memory is sound).
@@ -23,14 +23,14 @@ unsafe impl ZeroedAtomics for AtomicU64 {}
 pub struct TableMemory<T: ZeroedAtomics> {
     map: memmap2::MmapMut,
     len: usize,
-    /// Set once [`TableMemory::fault_in`] has run.
-    faulted: AtomicBool,
+    /// Bytes from the start that [`TableMemory::fault_in`] has faulted in.
+    faulted: AtomicUsize,
     _values: std::marker::PhantomData<T>,
 }
 
 impl<T: ZeroedAtomics> TableMemory<T> {
     /// Maps `len` zeroed values; huge pages are asked for, not required. No page is resident
-    /// until [`TableMemory::fault_in`] or a first access. Fails when the system refuses the
+    /// until [`TableMemory::fault_in`] or a first write. Fails when the system refuses the
     /// memory, or when it is more than the process may use (faulting the pages in would then
     /// get the process killed instead).
     pub fn new(len: usize) -> std::io::Result<TableMemory<T>> {
@@ -45,7 +45,7 @@ impl<T: ZeroedAtomics> TableMemory<T> {
         Ok(TableMemory {
             map,
             len,
-            faulted: AtomicBool::new(false),
+            faulted: AtomicUsize::new(0),
             _values: std::marker::PhantomData,
         })
     }
@@ -68,22 +68,36 @@ impl<T: ZeroedAtomics> TableMemory<T> {
             .map_err(|e| with_limit(e, bytes))
     }
 
-    /// Faults every page in (the kernel zeroes it) the first time it is called, so that a
-    /// search does not take the faults one probe at a time; later calls do nothing. Storing
-    /// a zero keeps the contents as they are.
-    pub fn fault_in(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        if self.faulted.swap(true, Ordering::AcqRel) {
-            return;
-        }
+    /// Faults the pages in (the kernel zeroes each), a chunk at a time, until all are in or
+    /// `stop` is set; true once all are. A later call goes on where the last one stopped.
+    /// Each page's first word is written back with what it holds (a compare-and-swap of the
+    /// value with itself: an OR of zero would be compiled to a mere load, which maps no page),
+    /// so the table's entries stay as they are. One caller at a time (the engine's worker,
+    /// idle).
+    pub fn fault_in(&self, stop: &AtomicBool) -> bool {
+        const PAGE: usize = 4096;
+        const CHUNK: usize = 2 << 20;
         let bytes = self.len * std::mem::size_of::<T>();
         let words = self.map.as_ptr().cast::<AtomicU64>();
-        for offset in (0..bytes).step_by(4096) {
-            // SAFETY: `offset` is a multiple of 8 inside the mapping, which is page-aligned,
-            // so this is an aligned u64 of zeroed memory that lives as long as `self`; it is
-            // only reached through atomics (as the table's own view is).
-            unsafe { (*words.add(offset / 8)).store(0, Relaxed) };
+        let mut done = self.faulted.load(Ordering::Relaxed);
+        while done < bytes {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let end = (done + CHUNK).min(bytes);
+            for offset in (done..end).step_by(PAGE) {
+                // SAFETY: `offset` is a multiple of the page size inside the mapping, which
+                // is page-aligned, so this is an aligned u64 of the mapping, which lives as
+                // long as `self` and is only reached through atomics (as the table's own view
+                // is).
+                let word = unsafe { &*words.add(offset / 8) };
+                let v = word.load(Ordering::Relaxed);
+                let _ = word.compare_exchange(v, v, Ordering::Relaxed, Ordering::Relaxed);
+            }
+            done = end;
+            self.faulted.store(done, Ordering::Relaxed);
         }
+        true
     }
 }
 

@@ -393,6 +393,7 @@ impl Protocol for Nboard {
                     Ok(what) => {
                         tracing::info!("learned: {what}");
                         ctx.out().line("learned");
+                        ctx.out().line(STATUS_DONE);
                     }
                     Err(e) if e.interrupted() => {
                         tracing::info!("learn: {e}");
