@@ -466,6 +466,29 @@ fn learning_with_the_shipped_book_writes_the_users_data_directory_only() {
         Vec::<String>::new(),
         "XDG_DATA_HOME wins over HOME"
     );
+    // The learned game adds to the shipped book and never replaces its values: the book's
+    // answers for the moves the game did not play, at the start (all four first moves) and
+    // after f5 d6, are those of the shipped book alone.
+    let book_lines = |learn_book: &Path, moves: &str| -> Vec<String> {
+        let args = [
+            "--threads".as_ref(),
+            "1".as_ref(),
+            "--learn-book".as_ref(),
+            learn_book.as_os_str(),
+        ];
+        let script = format!("nboard 2\nset depth 1\n{}hint 4\n", game_record(moves));
+        nboard_with(&args, script.as_bytes())
+            .lines()
+            .filter(|l| l.starts_with("book "))
+            .map(str::to_string)
+            .collect()
+    };
+    let none = dir.join("no-such.book");
+    for moves in ["", "f5d6"] {
+        let shipped_only = book_lines(&none, moves);
+        assert!(!shipped_only.is_empty(), "{moves}");
+        assert_eq!(book_lines(&learned, moves), shipped_only, "after {moves:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
