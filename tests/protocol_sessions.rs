@@ -197,6 +197,7 @@ scripts! {
     s22_garbage_and_overlong => "22_garbage_and_overlong",
     s23_quit_stops_genmove => "23_quit_stops_genmove",
     s24_nul_line => "24_nul_line",
+    s25_kgs_time_settings => "25_kgs_time_settings",
 }
 
 scripts! {

@@ -56,6 +56,30 @@ enum GtpClock {
     Period { time: Duration, stones: u32 },
 }
 
+/// The time control `time_settings` or `kgs-time_settings` set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ClockSettings {
+    main: u32,
+    byo_time: u32,
+    byo_stones: u32,
+    /// Japanese byo-yomi: `byo_stones` periods of one move each.
+    periods: bool,
+}
+
+impl ClockSettings {
+    /// GTP's "no time limit": byo-yomi time without stones.
+    fn unlimited(&self) -> bool {
+        self.byo_time > 0 && self.byo_stones == 0
+    }
+
+    /// The byo-yomi clock with `time` for `stones` (Canadian: that many moves; Japanese:
+    /// that many periods, each `time` for one move).
+    fn period(&self, time: Duration, stones: u32) -> GtpClock {
+        let stones = if self.periods { 1 } else { stones };
+        GtpClock::Period { time, stones }
+    }
+}
+
 /// What the running job answers (the driver holds it while the job runs).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Job {
@@ -84,8 +108,8 @@ pub struct Gtp {
     /// Set by `wedge-depth`: the level also under a clock, which can only shorten a move.
     depth_cap: Option<u32>,
     clocks: [GtpClock; 2],
-    /// `time_settings` (main, byo-yomi time, byo-yomi stones) for `clear_board`.
-    settings: Option<(u32, u32, u32)>,
+    /// The last `time_settings` (or `kgs-time_settings`), for `clear_board`.
+    settings: Option<ClockSettings>,
 }
 
 impl Gtp {
@@ -119,15 +143,11 @@ impl Gtp {
     fn reset_clocks(&mut self) {
         let clock = match self.settings {
             None => GtpClock::None,
-            Some((_, byo, 0)) if byo > 0 => GtpClock::None,
-            Some((main, byo, stones)) if main > 0 || stones == 0 => {
-                let _ = (byo, stones);
-                GtpClock::Main(Duration::from_secs(main as u64))
+            Some(s) if s.unlimited() => GtpClock::None,
+            Some(s) if s.main > 0 || s.byo_stones == 0 => {
+                GtpClock::Main(Duration::from_secs(s.main as u64))
             }
-            Some((_, byo, stones)) => GtpClock::Period {
-                time: Duration::from_secs(byo as u64),
-                stones,
-            },
+            Some(s) => s.period(Duration::from_secs(s.byo_time as u64), s.byo_stones),
         };
         self.clocks = [clock, clock];
     }
@@ -257,8 +277,14 @@ impl Gtp {
                 main,
                 byo_time,
                 byo_stones,
+                periods,
             } => {
-                self.settings = Some((main, byo_time, byo_stones));
+                self.settings = Some(ClockSettings {
+                    main,
+                    byo_time,
+                    byo_stones,
+                    periods,
+                });
                 self.reset_clocks();
                 ok(ctx, "")
             }
@@ -268,13 +294,11 @@ impl Gtp {
                 stones,
             } => {
                 let t = Duration::from_secs(seconds as u64);
-                let no_limit = matches!(self.settings, Some((_, b, 0)) if b > 0);
-                self.clocks[Self::clock_index(color)] = if no_limit {
-                    GtpClock::None
-                } else if stones == 0 {
-                    GtpClock::Main(t)
-                } else {
-                    GtpClock::Period { time: t, stones }
+                self.clocks[Self::clock_index(color)] = match self.settings {
+                    Some(s) if s.unlimited() => GtpClock::None,
+                    _ if stones == 0 => GtpClock::Main(t),
+                    Some(s) => s.period(t, stones),
+                    None => GtpClock::Period { time: t, stones },
                 };
                 ok(ctx, "")
             }

@@ -31,10 +31,14 @@ pub enum GtpCommand {
     Undo,
     ShowBoard,
     FinalScore,
+    /// `time_settings`, or `kgs-time_settings` in those terms.
     TimeSettings {
         main: u32,
         byo_time: u32,
         byo_stones: u32,
+        /// Japanese byo-yomi (KGS's `byoyomi`): `byo_stones` periods of `byo_time` each, one
+        /// move per period, instead of Canadian byo-yomi's `byo_stones` moves in `byo_time`.
+        periods: bool,
     },
     TimeLeft {
         color: Color,
@@ -78,6 +82,7 @@ pub const COMMANDS: &[&str] = &[
     "showboard",
     "final_score",
     "time_settings",
+    "kgs-time_settings",
     "time_left",
     "list_games",
     "set_game",
@@ -191,6 +196,27 @@ fn vertex(word: &str) -> Result<Move, GtpParseError> {
         .ok_or_else(|| syntax("invalid coordinate"))
 }
 
+const KGS_USAGE: &str = "expected none, absolute MAIN, byoyomi MAIN PERIOD_TIME PERIODS or \
+     canadian MAIN BYO_TIME BYO_STONES";
+
+/// `kgs-time_settings KIND ...` as the `time_settings` it means (`none` is GTP's "no time
+/// limit": byo-yomi time without stones).
+fn kgs_time_settings(kind: &str, args: &[&str]) -> Result<GtpCommand, GtpParseError> {
+    let settings = |main, byo_time, byo_stones, periods| GtpCommand::TimeSettings {
+        main,
+        byo_time,
+        byo_stones,
+        periods,
+    };
+    match (kind.to_ascii_lowercase().as_str(), args) {
+        ("none", []) => Ok(settings(0, 1, 0, false)),
+        ("absolute", [m]) => Ok(settings(number(m)?, 0, 0, false)),
+        ("byoyomi", [m, t, p]) => Ok(settings(number(m)?, number(t)?, number(p)?, true)),
+        ("canadian", [m, t, s]) => Ok(settings(number(m)?, number(t)?, number(s)?, false)),
+        _ => Err(syntax(KGS_USAGE)),
+    }
+}
+
 fn number(word: &str) -> Result<u32, GtpParseError> {
     word.parse::<u32>()
         .map_err(|_| syntax("expected a non-negative integer"))
@@ -238,8 +264,11 @@ fn command(name: &str, a: &[&str]) -> Result<GtpCommand, GtpParseError> {
             main: number(m)?,
             byo_time: number(t)?,
             byo_stones: number(s)?,
+            periods: false,
         }),
         ("time_settings", _) => Err(syntax("expected main_time byo_yomi_time byo_yomi_stones")),
+        ("kgs-time_settings", [kind, rest @ ..]) => kgs_time_settings(kind, rest),
+        ("kgs-time_settings", _) => Err(syntax(KGS_USAGE)),
         ("time_left", [c, t, s]) => Ok(TimeLeft {
             color: color(c)?,
             seconds: number(t)?,
@@ -280,6 +309,37 @@ mod tests {
 
     fn cmd(line: &str) -> Result<GtpCommand, GtpParseError> {
         parse_gtp_line(line).unwrap().command
+    }
+
+    #[test]
+    fn kgs_time_settings_are_time_settings() {
+        let ts = |main, byo_time, byo_stones, periods| {
+            Ok(GtpCommand::TimeSettings {
+                main,
+                byo_time,
+                byo_stones,
+                periods,
+            })
+        };
+        assert_eq!(cmd("kgs-time_settings none"), ts(0, 1, 0, false));
+        assert_eq!(cmd("kgs-time_settings absolute 300"), ts(300, 0, 0, false));
+        assert_eq!(
+            cmd("kgs-time_settings byoyomi 60 10 3"),
+            ts(60, 10, 3, true)
+        );
+        assert_eq!(
+            cmd("kgs-time_settings Canadian 60 30 5"),
+            ts(60, 30, 5, false)
+        );
+        assert_eq!(cmd("time_settings 60 30 5"), ts(60, 30, 5, false));
+        for bad in [
+            "kgs-time_settings",
+            "kgs-time_settings byoyomi 60 10",
+            "kgs-time_settings absolute x",
+            "kgs-time_settings sudden 60",
+        ] {
+            assert!(matches!(cmd(bad), Err(GtpParseError::Syntax(_))), "{bad}");
+        }
     }
 
     #[test]
