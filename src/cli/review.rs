@@ -82,7 +82,8 @@ pub fn run(common: &Common, args: &ReviewArgs) -> Result<(), CliError> {
         eprintln!("wedge: {e}");
     }
     let total: usize = games.iter().map(|(_, _, g)| g.moves().len()).sum();
-    let mut progress = Progress::new("moves", total as u64, false);
+    // No bar (nor its last line) when there is nothing to review.
+    let mut progress = Progress::new("moves", total as u64, games.is_empty());
     let reviewer = Reviewer::new(
         &searcher,
         book.as_ref().map(|b| b as &dyn BookSource),
