@@ -44,6 +44,17 @@ fn wedge(args: &[&str]) -> Output {
     Command::new(WEDGE).args(args).output().unwrap()
 }
 
+/// `wedge --hash 64 [--no-book] review ARGS` (the shipped book unless `no_book`).
+fn review(no_book: bool, args: &[&str]) -> Output {
+    let book: &[&str] = if no_book { &["--no-book"] } else { &[] };
+    wedge(&[book, &["--hash", "64", "review"], args].concat())
+}
+
+/// What a `--json` review printed.
+fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).expect("--json prints JSON")
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -225,18 +236,17 @@ fn a_blunder_at_18_empties_is_found_with_the_loss_an_independent_solve_gives() {
     record.info_mut().white = Some("Almost".into());
     let ggf = dir.file("game.ggf", &(format_ggf(&record) + "\n"));
     let page = dir.0.join("review.html");
-    let out = wedge(&[
-        "--no-book",
-        "--hash",
-        "64",
-        "review",
-        "--json",
-        "--html",
-        page.to_str().unwrap(),
-        ggf.to_str().unwrap(),
-    ]);
+    let out = review(
+        true,
+        &[
+            "--json",
+            "--html",
+            page.to_str().unwrap(),
+            ggf.to_str().unwrap(),
+        ],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let json: Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+    let json = json_of(&out);
     assert_eq!(json["errors"].as_array().unwrap().len(), 0);
     assert_eq!(json["settings"]["exact_empties"], 24);
     let reviewed = &json["games"][0];
@@ -308,7 +318,7 @@ fn a_blunder_at_18_empties_is_found_with_the_loss_an_independent_solve_gives() {
     let html = std::fs::read_to_string(&page).unwrap();
     check_page(&html, &json);
     // The table says the same: the blunder's row is marked, and the summary lists it.
-    let out = wedge(&["--no-book", "--hash", "64", "review", ggf.to_str().unwrap()]);
+    let out = review(true, &[ggf.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let table = text(&out.stdout);
     let row = table
@@ -334,17 +344,10 @@ fn book_answers_agree_with_the_books_records() {
     let dir = Scratch::new("book");
     let line = "f5d6c3d3c4f4f6f3e6e7";
     let games = dir.file("opening.txt", &format!("{line}\n"));
-    let out = wedge(&[
-        "--hash",
-        "16",
-        "review",
-        "--depth",
-        "4",
-        "--json",
-        games.to_str().unwrap(),
-    ]);
+    let depth4 = ["--depth", "4", "--json", games.to_str().unwrap()];
+    let out = review(false, &depth4);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&out);
     let book_path = wedge::paths::find_data_file("books", "default.book").unwrap();
     assert_eq!(json["book"], book_path.display().to_string());
     let book = wedge::book::Book::open(&book_path, wedge::book::Verify::Full).unwrap();
@@ -381,17 +384,7 @@ fn book_answers_agree_with_the_books_records() {
     }
     assert!(answered >= 5, "the book answers the first moves of {line}");
     // --no-book: no answer anywhere.
-    let out = wedge(&[
-        "--no-book",
-        "--hash",
-        "16",
-        "review",
-        "--depth",
-        "4",
-        "--json",
-        games.to_str().unwrap(),
-    ]);
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&review(true, &depth4));
     assert!(json["book"].is_null());
     let moves = json["games"][0]["moves"].as_array().unwrap();
     assert!(moves.iter().all(|m| m["book"].is_null()));
@@ -415,19 +408,10 @@ fn a_bad_game_or_file_is_named_and_the_others_are_still_reviewed() {
     let l = lines.to_str().unwrap();
     let e = empty.to_str().unwrap();
     let page = dir.0.join("page.html");
-    let out = wedge(&[
-        "--no-book",
-        "--hash",
-        "16",
-        "review",
-        "--depth",
-        "3",
-        "--html",
-        page.to_str().unwrap(),
-        g,
-        l,
-        e,
-    ]);
+    let out = review(
+        true,
+        &["--depth", "3", "--html", page.to_str().unwrap(), g, l, e],
+    );
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
@@ -458,18 +442,9 @@ fn a_bad_game_or_file_is_named_and_the_others_are_still_reviewed() {
     assert_eq!(html.matches("<svg class=\"graph\"").count(), 3);
     assert!(html.contains(&format!("{g} game 2: GGF ")));
     // The JSON names them too.
-    let out = wedge(&[
-        "--no-book",
-        "--hash",
-        "16",
-        "review",
-        "--depth",
-        "3",
-        "--json",
-        g,
-    ]);
+    let out = review(true, &["--depth", "3", "--json", g]);
     assert_eq!(out.status.code(), Some(1));
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&out);
     assert_eq!(json["games"].as_array().unwrap().len(), 2);
     let errors = json["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 1);
@@ -482,7 +457,7 @@ fn a_bad_game_or_file_is_named_and_the_others_are_still_reviewed() {
         let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
         assert!(made.success());
         let f = fifo.to_str().unwrap();
-        let out = wedge(&["--no-book", "--hash", "16", "review", "--depth", "3", f, l]);
+        let out = review(true, &["--depth", "3", f, l]);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{stderr}");
         assert!(
@@ -515,20 +490,19 @@ fn a_match_record_is_reviewed_directly() {
         out_ggf.to_str().unwrap(),
     ]);
     assert!(played.status.success(), "{}", text(&played.stderr));
-    let out = wedge(&[
-        "--no-book",
-        "--hash",
-        "16",
-        "review",
-        "--depth",
-        "3",
-        "--exact-empties",
-        "12",
-        "--json",
-        out_ggf.to_str().unwrap(),
-    ]);
+    let out = review(
+        true,
+        &[
+            "--depth",
+            "3",
+            "--exact-empties",
+            "12",
+            "--json",
+            out_ggf.to_str().unwrap(),
+        ],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&out);
     let games = json["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
     let records = std::fs::read_to_string(&out_ggf).unwrap();

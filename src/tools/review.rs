@@ -299,6 +299,24 @@ pub enum Severity {
     Blunder,
 }
 
+impl Severity {
+    /// `mistake`, `blunder`: the JSON's word and the page's class.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Mistake => "mistake",
+            Severity::Blunder => "blunder",
+        }
+    }
+
+    /// `?`, `??`: the table's mark.
+    pub fn mark(self) -> &'static str {
+        match self {
+            Severity::Mistake => "?",
+            Severity::Blunder => "??",
+        }
+    }
+}
+
 /// One move of a game, reviewed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveReview {
@@ -700,11 +718,7 @@ pub fn write_table(out: &mut dyn Write, r: &GameReview) -> std::io::Result<()> {
                 ""
             )?,
             Some(j) => {
-                let mark = match m.severity() {
-                    Some(Severity::Blunder) => "??",
-                    Some(Severity::Mistake) => "?",
-                    None => "",
-                };
+                let mark = m.severity().map_or("", Severity::mark);
                 let kind = if j.best.kind == j.played.kind {
                     j.best.kind.label()
                 } else {
@@ -790,13 +804,7 @@ pub fn game_json(r: &GameReview) -> Json {
             ),
             ("best", Json::or_null(judged.map(|j| j.best.to_json()))),
             ("loss", Json::or_null(m.loss().map(|l| l.as_f64()))),
-            (
-                "severity",
-                Json::or_null(m.severity().map(|s| match s {
-                    Severity::Mistake => "mistake",
-                    Severity::Blunder => "blunder",
-                })),
-            ),
+            ("severity", Json::or_null(m.severity().map(Severity::name))),
             ("value_for_black", Json::or_null(after.map(|s| s.as_f64()))),
             (
                 "book",

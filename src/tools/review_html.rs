@@ -8,7 +8,7 @@
 
 use super::html::{escape, page};
 use super::json::Json;
-use super::review::{decided_text, GameReview, Severity};
+use super::review::{decided_text, GameReview, MoveReview};
 use crate::formats::Color;
 use std::fmt::Write as _;
 
@@ -88,6 +88,12 @@ fn write_game(s: &mut String, g: usize, r: &GameReview) {
     );
     write_table(s, r);
     s.push_str("</section>");
+}
+
+/// ` mistake`, ` blunder` or nothing: the class a move's point and row add.
+fn severity_class(m: &MoveReview) -> String {
+    m.severity()
+        .map_or(String::new(), |s| format!(" {}", s.name()))
 }
 
 fn class_of(color: Color) -> &'static str {
@@ -195,11 +201,7 @@ fn write_graph(s: &mut String, g: usize, r: &GameReview) {
     }
     // One point per move.
     for (i, (m, v)) in r.moves.iter().zip(&values).enumerate() {
-        let severity = match m.severity() {
-            Some(Severity::Blunder) => " blunder",
-            Some(Severity::Mistake) => " mistake",
-            None => "",
-        };
+        let severity = severity_class(m);
         let radius = if severity.is_empty() { 3.0 } else { 5.0 };
         let value = v.map_or("unknown".to_string(), |v| format!("{v:+}"));
         let loss = m.loss().map_or(String::new(), |l| format!(", lost {l}"));
@@ -226,11 +228,7 @@ fn write_table(s: &mut String, r: &GameReview) {
          <th>best line</th><th>book</th></tr></thead><tbody>",
     );
     for (i, m) in r.moves.iter().enumerate() {
-        let severity = match m.severity() {
-            Some(Severity::Blunder) => " blunder",
-            Some(Severity::Mistake) => " mistake",
-            None => "",
-        };
+        let severity = severity_class(m);
         let _ = write!(
             s,
             "<tr class=\"{}{severity}\" data-ply=\"{i}\"><td>{}</td><td>{}</td><td>{}</td>\
