@@ -4,7 +4,8 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use wedge::cli::{
-    bench, book, eval, install, matches, openings, perft, play, probcut, queue, solve, tree, worker,
+    bench, book, eval, install, matches, openings, perft, play, probcut, queue, review, solve,
+    tree, worker,
 };
 use wedge::cli::{CliError, Common};
 
@@ -33,6 +34,9 @@ enum Command {
     Tree(tree::TreeArgs),
     /// Fit the Multi-ProbCut error model for the evaluation in use and write it.
     TrainProbcut(probcut::TrainProbcutArgs),
+    /// Review games move by move: each move's value against the best, each side's mistakes
+    /// and blunders, where the result was decided (a table, `--json`, an HTML page).
+    Review(review::ReviewArgs),
     /// Train the pattern evaluation weights on game records.
     Train(wedge::train::TrainArgs),
     /// Evaluate the positions of an OBF file (static or to a depth) and report the errors.
@@ -92,6 +96,7 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
         }
         Some(Command::Solve(args)) => solve::run(common, &args),
         Some(Command::Tree(args)) => tree::run(common, &args),
+        Some(Command::Review(args)) => review::run(common, &args),
         Some(Command::TrainProbcut(args)) => probcut::run(common, &args),
         Some(Command::Train(mut args)) => {
             args.threads = threads;

@@ -32,6 +32,48 @@ pub struct OfferedMove {
     pub games: u64,
 }
 
+/// The moves `book` offers at `board`, best first (at most `count`, at least one), as NBoard's
+/// `hint` lists them; none when the position is not in the book, is not valued, or is a leaf
+/// with no book move.
+pub fn offered_moves(
+    book: &(impl BookSource + ?Sized),
+    board: &Board,
+    count: usize,
+) -> Vec<OfferedMove> {
+    if board.empty_count() < book.fewest_empties() {
+        return Vec::new();
+    }
+    let Some(probe) = BookSource::probe(book, board).filter(|p| p.valued) else {
+        return Vec::new();
+    };
+    let mut moves: Vec<OfferedMove> = book_children(book, board)
+        .into_iter()
+        .map(|c| OfferedMove {
+            sq: c.sq,
+            score: c.value,
+            depth: c.depth,
+            solved: c.solved,
+            games: c.games as u64,
+        })
+        .collect();
+    for r in probe.replies() {
+        if !moves.iter().any(|m| m.sq == r.sq) {
+            // A reply whose successor is not in the book: the root's depth is a lower
+            // bound of its search depth.
+            moves.push(OfferedMove {
+                sq: r.sq,
+                score: r.value,
+                depth: probe.depth,
+                solved: probe.is_solved(),
+                games: 0,
+            });
+        }
+    }
+    moves.sort_by_key(|m| -m.score);
+    moves.truncate(count.max(1));
+    moves
+}
+
 /// Why a game could not be learned.
 #[derive(Debug, thiserror::Error)]
 pub enum LearnFailure {
@@ -235,44 +277,12 @@ impl PlayBooks {
         })
     }
 
-    /// The book's moves at `board`, best first (at most `count`, at least one); none when the
-    /// position is not in the book, is not valued, or is a leaf with no book move.
+    /// The book's moves at `board` ([`offered_moves`] of the books open now).
     pub fn hints(&self, board: &Board, count: usize) -> Vec<OfferedMove> {
-        let Some(book) = self.open.as_deref() else {
-            return Vec::new();
-        };
-        if board.empty_count() < book.fewest_empties() {
-            return Vec::new();
+        match self.open.as_deref() {
+            Some(book) => offered_moves(book, board, count),
+            None => Vec::new(),
         }
-        let Some(probe) = BookSource::probe(book, board).filter(|p| p.valued) else {
-            return Vec::new();
-        };
-        let mut moves: Vec<OfferedMove> = book_children(book, board)
-            .into_iter()
-            .map(|c| OfferedMove {
-                sq: c.sq,
-                score: c.value,
-                depth: c.depth,
-                solved: c.solved,
-                games: c.games as u64,
-            })
-            .collect();
-        for r in probe.replies() {
-            if !moves.iter().any(|m| m.sq == r.sq) {
-                // A reply whose successor is not in the book: the root's depth is a lower
-                // bound of its search depth.
-                moves.push(OfferedMove {
-                    sq: r.sq,
-                    score: r.value,
-                    depth: probe.depth,
-                    solved: probe.is_solved(),
-                    games: 0,
-                });
-            }
-        }
-        moves.sort_by_key(|m| -m.score);
-        moves.truncate(count.max(1));
-        moves
     }
 
     /// The user's book, when there is one.

@@ -13,6 +13,7 @@ pub mod perft;
 pub mod play;
 pub mod probcut;
 pub mod queue;
+pub mod review;
 pub mod solve;
 pub mod tree;
 pub mod worker;

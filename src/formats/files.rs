@@ -1,7 +1,11 @@
-//! Game record files on disk: listing a WTHOR directory and reading a file's bytes, with one
-//! error type naming the file for every tool that reads games.
+//! Game record files on disk: listing a WTHOR directory, reading a file's bytes, and reading
+//! every game of a WTHOR, GGF or transcript file, each replayed or with why it is not; one error
+//! type naming the file for every tool that reads games.
 
-use super::{read_wthor_games, WthorError, WthorGames};
+use super::{
+    parse_ggf_games, parse_transcript, read_wthor_games, Game, GgfError, PassPolicy, Position,
+    ReplayError, TranscriptError, WthorError, WthorGames, WthorReplayError,
+};
 use std::path::{Path, PathBuf};
 
 /// A game file or directory that could not be read.
@@ -67,4 +71,166 @@ pub fn parse_wthor<'a>(path: &Path, bytes: &'a [u8]) -> Result<WthorGames<'a>, G
         path: path.to_path_buf(),
         source,
     })
+}
+
+/// Where a game is in its file: its number among the file's games, or its line (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GamePlace {
+    Game(usize),
+    Line(usize),
+}
+
+impl std::fmt::Display for GamePlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GamePlace::Game(n) => write!(f, "game {n}"),
+            GamePlace::Line(n) => write!(f, "line {n}"),
+        }
+    }
+}
+
+/// Why one game of a file could not be read or replayed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GameRecordError {
+    #[error(transparent)]
+    Ggf(#[from] GgfError),
+    #[error(transparent)]
+    Transcript(#[from] TranscriptError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error(transparent)]
+    Wthor(#[from] WthorReplayError),
+}
+
+/// One game of a file: where it is there, and the replayed game or why there is none.
+#[derive(Clone, Debug)]
+pub struct FileGame {
+    pub place: GamePlace,
+    pub game: Result<Game, GameRecordError>,
+}
+
+/// Every game of a game file, in file order: WTHOR when the name ends in `.wtb` (any case;
+/// games [`GamePlace::Game`]), GGF when it ends in `.ggf` or the text holds `(;` (games
+/// [`GamePlace::Game`]), else one move transcript from the standard start per line (blank
+/// lines and `#` comments skipped; games [`GamePlace::Line`]). A game that does not parse or
+/// replay is listed with its error, and the others are still read; the file itself must be a
+/// readable regular file.
+pub fn read_game_records(path: &Path) -> Result<Vec<FileGame>, GameFileError> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    if ext == "wtb" {
+        let bytes = read_file(path)?;
+        let games = parse_wthor(path, &bytes)?;
+        let year = games.header.games_year;
+        for (i, g) in games.games().enumerate() {
+            let game = g.replay().map(|mut game| {
+                game.info.date = (year != 0).then(|| year.to_string());
+                game
+            });
+            out.push(FileGame {
+                place: GamePlace::Game(i + 1),
+                game: game.map_err(GameRecordError::from),
+            });
+        }
+        return Ok(out);
+    }
+    let text = read_text(path)?;
+    if ext == "ggf" || text.contains("(;") {
+        for (i, g) in parse_ggf_games(&text).enumerate() {
+            out.push(FileGame {
+                place: GamePlace::Game(i + 1),
+                game: g.map(|g| g.into_game()).map_err(GameRecordError::from),
+            });
+        }
+        return Ok(out);
+    }
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let game = parse_transcript(line)
+            .map_err(GameRecordError::from)
+            .and_then(|moves| {
+                Game::from_moves(Position::START, moves, PassPolicy::Infer)
+                    .map_err(GameRecordError::from)
+            });
+        out.push(FileGame {
+            place: GamePlace::Line(i + 1),
+            game,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch file removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str, contents: &[u8]) -> Scratch {
+            let dir = std::env::temp_dir().join(format!("wedge-files-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join(name);
+            std::fs::write(&path, contents).unwrap();
+            Scratch(path)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    #[test]
+    fn every_game_of_a_file_is_read_and_a_bad_one_is_named_by_its_place() {
+        let ggf = Scratch::new(
+            "three.txt",
+            b"(;GM[Othello]PB[a]B[f5]W[d6];)\n(;GM[Othello]B[a1];)\n(;GM[Othello]B[f5];)\n",
+        );
+        let games = read_game_records(&ggf.0).unwrap();
+        let places: Vec<_> = games.iter().map(|g| g.place).collect();
+        assert_eq!(places, [1, 2, 3].map(GamePlace::Game));
+        assert_eq!(games[0].game.as_ref().unwrap().moves().len(), 2);
+        assert_eq!(
+            games[0].game.as_ref().unwrap().info.black.as_deref(),
+            Some("a")
+        );
+        assert!(matches!(games[1].game, Err(GameRecordError::Ggf(_))));
+        assert!(games[2].game.is_ok());
+
+        let lines = Scratch::new("lines", b"# comment\nf5d6\n\nf5f5\nf5z9\n");
+        let games = read_game_records(&lines.0).unwrap();
+        let places: Vec<_> = games.iter().map(|g| g.place).collect();
+        assert_eq!(places, [2, 4, 5].map(GamePlace::Line));
+        assert!(matches!(games[1].game, Err(GameRecordError::Replay(_))));
+        assert!(matches!(games[2].game, Err(GameRecordError::Transcript(_))));
+        assert_eq!(games[1].place.to_string(), "line 4");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_by_name_before_it_is_opened() {
+        let dir = std::env::temp_dir().join(format!("wedge-files-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("games.ggf");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let e = read_game_records(&fifo).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot read {}: it is a FIFO (named pipe), not a regular file",
+                fifo.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -32,7 +32,10 @@ pub use board_string::{
 };
 pub use clock::{format_clock, parse_clock, Clock, ClockError};
 pub use error::{floor_char_boundary, Excerpt, TextLocation};
-pub use files::{parse_wthor, read_file, read_text, wthor_files, GameFileError};
+pub use files::{
+    parse_wthor, read_file, read_game_records, read_text, wthor_files, FileGame, GameFileError,
+    GamePlace, GameRecordError,
+};
 pub use game::{Game, GameInfo, IllegalReason, PassPolicy, ReplayError};
 pub use ggf::{
     format_ggf, parse_ggf, parse_ggf_games, GameType, GgfError, GgfErrorKind, GgfGame, GgfGames,

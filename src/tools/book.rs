@@ -8,7 +8,8 @@ use crate::book::file::encode_book;
 use crate::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
 use crate::book::{Book, BookBuilder, BookInfo};
 use crate::eval::Evaluator;
-use crate::formats::{parse_ggf_games, parse_transcript, Game, PassPolicy, Position};
+pub use crate::formats::GamePlace;
+use crate::formats::{read_game_records, FileGame, Position};
 use crate::search::{SearchValuer, Searcher, Selectivity, TableError};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -43,22 +44,6 @@ pub struct SkippedGame {
     pub path: PathBuf,
     pub place: GamePlace,
     pub reason: String,
-}
-
-/// Where a game is in its file: its number among the file's games, or its line (1-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GamePlace {
-    Game(usize),
-    Line(usize),
-}
-
-impl std::fmt::Display for GamePlace {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GamePlace::Game(n) => write!(f, "game {n}"),
-            GamePlace::Line(n) => write!(f, "line {n}"),
-        }
-    }
 }
 
 /// Skipped games listed one by one in [`GameSet::skipped_report`]; more are only counted.
@@ -96,54 +81,16 @@ impl GameSet {
     }
 }
 
-/// Reads games from WTHOR (`.wtb`), GGF (`.ggf`) or transcript files (one game per line);
-/// a game that does not replay from the standard start is skipped ([`GameSet::skipped`]).
+/// Reads the games of a WTHOR, GGF or transcript file ([`read_game_records`]); a game that does
+/// not replay from the standard start is skipped ([`GameSet::skipped`]).
 pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        "wtb" => {
-            let bytes = crate::formats::read_file(path)?;
-            let games = crate::formats::parse_wthor(path, &bytes)?;
-            for (i, g) in games.games().enumerate() {
-                let moves = g
-                    .replay()
-                    .and_then(|_| g.squares())
-                    .map(|sq| sq.into_iter().map(Move::Play).collect())
-                    .map_err(|e| e.to_string());
-                set.add(path, GamePlace::Game(i + 1), moves);
-            }
-        }
-        "ggf" => {
-            let text = crate::formats::read_text(path)?;
-            for (i, g) in parse_ggf_games(&text).enumerate() {
-                let moves = match g {
-                    Ok(g) if g.game().start() == Position::START => Ok(g.game().moves().to_vec()),
-                    Ok(_) => Err("starts from another position than the standard one".into()),
-                    Err(e) => Err(e.to_string()),
-                };
-                set.add(path, GamePlace::Game(i + 1), moves);
-            }
-        }
-        _ => {
-            let text = crate::formats::read_text(path)?;
-            for (i, line) in text.lines().enumerate() {
-                let line = line.trim();
-                if line.is_empty() || line.starts_with('#') {
-                    continue;
-                }
-                let moves = parse_transcript(line)
-                    .map_err(|e| e.to_string())
-                    .and_then(|moves| {
-                        Game::from_moves(Position::START, moves.iter().copied(), PassPolicy::Infer)
-                            .map(|_| moves)
-                            .map_err(|e| e.to_string())
-                    });
-                set.add(path, GamePlace::Line(i + 1), moves);
-            }
-        }
+    for FileGame { place, game } in read_game_records(path)? {
+        let moves = match game {
+            Ok(g) if g.start() == Position::START => Ok(g.moves().to_vec()),
+            Ok(_) => Err("starts from another position than the standard one".into()),
+            Err(e) => Err(e.to_string()),
+        };
+        set.add(path, place, moves);
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
 use crate::search::{mobility_order, principal_variation_rule};
+use crate::tools::html::{escape, page};
 use std::fmt::Write as _;
 
 /// One recorded node.
@@ -172,13 +173,9 @@ pub fn to_html(tree: &SearchTree, title: &str) -> String {
     let mut s = String::with_capacity(tree.nodes.len() * 160);
     let _ = write!(
         s,
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{t}</title><style>\
-         body{{font:13px monospace;margin:1em}} details{{margin-left:1.4em}} \
-         summary{{cursor:pointer}} .cut{{color:#b35c00}} .bad{{color:#fff;background:#c00}} \
-         .scout{{color:#666}} .leaf{{margin-left:2.6em}} .v{{font-weight:bold}}\
-         </style></head><body><h1>{t}</h1><p>{n} nodes, {c} cut-offs, {v} invariant \
-         violations. Each line: move, depth, window (alpha, beta), value. \
-         <span class=\"cut\">cut</span> = stopped early at beta; grey = null-window search.</p>",
+        "<h1>{t}</h1><p>{n} nodes, {c} cut-offs, {v} invariant violations. Each line: move, \
+         depth, window (alpha, beta), value. <span class=\"cut\">cut</span> = stopped early at \
+         beta; grey = null-window search.</p>",
         t = escape(title),
         n = tree.nodes.len(),
         c = cutoffs,
@@ -187,9 +184,13 @@ pub fn to_html(tree: &SearchTree, title: &str) -> String {
     if !tree.nodes.is_empty() {
         write_node(tree, 0, &mut s);
     }
-    s.push_str("</body></html>\n");
-    s
+    page(title, STYLE, &s, "")
 }
+
+/// The page's style sheet.
+const STYLE: &str = "body{font:13px monospace;margin:1em} details{margin-left:1.4em} \
+    summary{cursor:pointer} .cut{color:#b35c00} .bad{color:#fff;background:#c00} \
+    .scout{color:#666} .leaf{margin-left:2.6em} .v{font-weight:bold}";
 
 fn write_node(tree: &SearchTree, id: usize, s: &mut String) {
     let n = &tree.nodes[id];
@@ -224,12 +225,6 @@ fn write_node(tree: &SearchTree, id: usize, s: &mut String) {
         }
         s.push_str("</details>");
     }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

@@ -3,8 +3,7 @@
 //! fatal; unreadable files are errors that name the file.
 
 use crate::formats::{
-    parse_ggf_games, parse_wthor, read_file, read_text, replay_inferring_passes, Color, Game,
-    GameFileError, Position,
+    parse_wthor, read_file, read_game_records, Color, Game, GameFileError, Position,
 };
 use std::path::Path;
 
@@ -81,25 +80,15 @@ pub fn read_wthor_file(
     Ok((out, bad))
 }
 
-/// Reads a user-given game file: GGF when it contains `(;GM[`, else one move transcript
-/// (`f5d6c3…`) per non-empty line. Returns the games and the number that did not replay.
+/// Reads a user-given game file ([`read_game_records`]: GGF, WTHOR or one move transcript per
+/// line). Returns the games and the number that did not replay.
 pub fn read_game_file(path: &Path) -> Result<(Vec<GameRecord>, usize), GameFileError> {
-    let text = read_text(path)?;
     let mut out = Vec::new();
     let mut bad = 0;
-    if text.contains("(;") {
-        for g in parse_ggf_games(&text) {
-            match g {
-                Ok(g) => out.push(record_from_game(g.game(), None, None)),
-                Err(_) => bad += 1,
-            }
-        }
-    } else {
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            match replay_inferring_passes(line) {
-                Ok(game) => out.push(record_from_game(&game, None, None)),
-                Err(_) => bad += 1,
-            }
+    for g in read_game_records(path)? {
+        match g.game {
+            Ok(game) => out.push(record_from_game(&game, None, None)),
+            Err(_) => bad += 1,
         }
     }
     Ok((out, bad))
