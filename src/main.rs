@@ -1,13 +1,15 @@
 //! The `wedge` command line: parses arguments and dispatches to the subcommands' modules
-//! (`wedge::cli`, `wedge::train`). Nothing else.
+//! (`crate::cli`, `wedge_lab::train`). Nothing else.
 
-use clap::{Parser, Subcommand};
-use std::process::ExitCode;
-use wedge::cli::{
+mod cli;
+
+use crate::cli::{
     bench, book, eval, install, matches, openings, perft, play, probcut, queue, review, solve,
     tree, worker,
 };
-use wedge::cli::{CliError, Common};
+use crate::cli::{CliError, Common};
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "wedge", version, about = "Wedge, an Othello engine", long_about = None)]
@@ -38,19 +40,19 @@ enum Command {
     /// and blunders, where the result was decided (a table, `--json`, an HTML page).
     Review(review::ReviewArgs),
     /// Train the pattern evaluation weights on game records.
-    Train(wedge::train::TrainArgs),
+    Train(wedge_lab::train::TrainArgs),
     /// Evaluate the positions of an OBF file (static or to a depth) and report the errors.
     Eval(eval::EvalArgs),
     /// Play the engine against itself and record every position's value and the exact final
     /// result for training (resumable), or print what a directory holds (`--stats DIR`).
-    Selfplay(wedge::train::selfplay::SelfplayArgs),
+    Selfplay(wedge_lab::train::selfplay::SelfplayArgs),
     /// Run the fixed benchmark workloads and print nodes, seconds and nodes/s.
     Bench(bench::BenchArgs),
     /// Play a match between two engines speaking NBoard or GTP (Elo, SPRT, GGF records).
     Match(matches::MatchArgs),
     /// New weights against the current ones: SPRT matches at a fixed depth and on equal
     /// clocks; exits 0 only when both accept the new weights.
-    Gate(wedge::tools::gate::GateArgs),
+    Gate(wedge_lab::tools::gate::GateArgs),
     /// Generate balanced openings (random openings our search values near 0).
     Openings(openings::OpeningsArgs),
     /// Build, inspect and convert the opening book (`--book FILE` says which).
@@ -69,7 +71,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let common = cli.common;
     // Every command honours --log (the tools log their progress at debug level).
-    if let Err(e) = wedge::protocol::frontend::init_logging(common.log.as_deref()) {
+    if let Err(e) = wedge_engine::protocol::frontend::init_logging(common.log.as_deref()) {
         eprintln!("wedge: {e}");
         return ExitCode::from(2);
     }
@@ -100,12 +102,12 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
         Some(Command::TrainProbcut(args)) => probcut::run(common, &args),
         Some(Command::Train(mut args)) => {
             args.threads = threads;
-            Ok(wedge::train::run_train(&args)?)
+            Ok(wedge_lab::train::run_train(&args)?)
         }
         Some(Command::Eval(args)) => eval::run(common, &args),
         Some(Command::Selfplay(mut args)) => {
             args.threads = threads;
-            Ok(wedge::train::selfplay::run_selfplay(
+            Ok(wedge_lab::train::selfplay::run_selfplay(
                 &args,
                 &common.builder(),
             )?)

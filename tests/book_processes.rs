@@ -9,9 +9,9 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use wedge::board::{Board, Move, Square};
-use wedge::book::BookBuilder;
-use wedge::rng::Rng;
+use wedge_core::board::{Board, Move, Square};
+use wedge_core::book::BookBuilder;
+use wedge_core::rng::Rng;
 
 mod common;
 use common::FakeValuer;
@@ -262,7 +262,7 @@ fn nboard_learn_adds_the_game_to_the_users_book_not_to_the_book_played() {
         played,
         "the book played is not written"
     );
-    let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
+    let book = wedge_core::book::Book::open(&learned, wedge_core::book::Verify::Full).unwrap();
     let p = book
         .probe(&after("f5f4e3f6d3"))
         .expect("the learnt game's last position");
@@ -308,7 +308,7 @@ fn two_engines_learning_at_once_both_keep_their_game() {
     let games = ["f5d6c3d3c4", "f5f6e6f4e3"];
     // Both engines wait for the lock this test holds, then keep their game in the journal and
     // learn every game waiting: whichever publishes a game first, each is published once.
-    let lock = wedge::book::store::BookLock::acquire(&learned).unwrap();
+    let lock = wedge_core::book::store::BookLock::acquire(&learned).unwrap();
     let learners: Vec<_> = games.iter().map(|g| start_learner(&learned, g)).collect();
     drop(lock);
     for (mut child, mut lines) in learners {
@@ -326,7 +326,7 @@ fn two_engines_learning_at_once_both_keep_their_game() {
         let log = lines.concat();
         assert!(log.contains("learned: "), "{log}");
     }
-    let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
+    let book = wedge_core::book::Book::open(&learned, wedge_core::book::Verify::Full).unwrap();
     for game in games {
         for n in (0..=game.len()).step_by(2) {
             let p = book
@@ -413,7 +413,7 @@ fn quit_and_end_of_input_stop_a_learn_and_leave_the_book_whole() {
 #[test]
 fn learning_with_the_shipped_book_writes_the_users_data_directory_only() {
     let shipped =
-        wedge::paths::find_data_file("books", "default.book").expect("books/default.book");
+        wedge_core::paths::find_data_file("books", "default.book").expect("books/default.book");
     let shipped_dir = shipped.parent().unwrap().to_path_buf();
     let listing = |dir: &Path| -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -452,13 +452,14 @@ fn learning_with_the_shipped_book_writes_the_users_data_directory_only() {
         "nothing is added beside it"
     );
     let learned = xdg.join("wedge").join("learned.book");
-    let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
+    let book = wedge_core::book::Book::open(&learned, wedge_core::book::Verify::Full).unwrap();
     let p = book
         .probe(&after("f5f4e3f6d3"))
         .expect("the game is learnt");
     assert!(p.valued && p.games == 1);
     // A new user's book takes the shipped book's settings.
-    let shipped_book = wedge::book::Book::open(&shipped, wedge::book::Verify::Full).unwrap();
+    let shipped_book =
+        wedge_core::book::Book::open(&shipped, wedge_core::book::Verify::Full).unwrap();
     assert_eq!(book.info().search_depth, shipped_book.info().search_depth);
     assert_eq!(book.info().min_empties, shipped_book.info().min_empties);
     assert_eq!(
@@ -671,7 +672,7 @@ fn a_ping_stops_a_learn_and_the_next_start_stores_the_game() {
     wait_gone(&journal, Duration::from_secs(120));
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
-    let book = wedge::book::Book::open(&learned, wedge::book::Verify::Full).unwrap();
+    let book = wedge_core::book::Book::open(&learned, wedge_core::book::Verify::Full).unwrap();
     assert_eq!(book.probe(&after("f5f4e3f6d3")).unwrap().games, 1);
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

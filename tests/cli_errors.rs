@@ -172,7 +172,7 @@ fn a_huge_bad_obf_line_is_quoted_in_part() {
 #[test]
 fn the_shipped_book_is_refused_as_the_book_to_learn_into() {
     let shipped =
-        wedge::paths::find_data_file("books", "default.book").expect("books/default.book");
+        wedge_core::paths::find_data_file("books", "default.book").expect("books/default.book");
     let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
         .arg("--learn-book")
         .arg(&shipped)
@@ -421,7 +421,7 @@ fn eval_table_sizes_are_refused_with_the_option_named() {
 /// `openings --from-games` says which games it skipped and why.
 #[test]
 fn openings_from_games_reports_the_games_it_skips() {
-    use wedge::formats::{read_wthor_games, write_wthor_games};
+    use wedge_core::formats::{read_wthor_games, write_wthor_games};
     let dir = Scratch::new("openings-skipped");
     let source = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -269,9 +269,9 @@ fn queued_selfplay_ok(args: Vec<String>, url: &str) {
 
 /// Publishes raw payloads on unit subjects, as a foreign or broken producer would.
 fn publish_raw(url: &str, payloads: &[(&str, Vec<u8>)]) {
-    let rt = wedge::distrib::runtime().unwrap();
+    let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge::distrib::setup::connect(url).await.unwrap();
+        let queue = wedge_lab::distrib::setup::connect(url).await.unwrap();
         queue.units().await.unwrap();
         for (subject, bytes) in payloads {
             queue
@@ -292,13 +292,13 @@ fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
     let server = Server::start("identical");
     let url = server.url.clone();
     // Garbage, a damaged unit and a unit of an unknown version, before any real unit.
-    let real = wedge::distrib::SelfplayUnit {
-        id: wedge::train::selfplay::BatchId {
+    let real = wedge_lab::distrib::SelfplayUnit {
+        id: wedge_lab::train::selfplay::BatchId {
             run_seed: 1,
             index: 0,
         },
         games: 1,
-        settings: wedge::train::selfplay::Settings::DEFAULT,
+        settings: wedge_lab::train::selfplay::Settings::DEFAULT,
         weights_checksum: 0,
         probcut_checksum: 0,
         wthor_checksum: 0,
@@ -306,7 +306,8 @@ fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
     .to_bytes();
     let mut damaged = real.clone();
     damaged[30] ^= 1;
-    let mut future = wedge::framing::Writer::new(&wedge::distrib::unit::MAGIC, 9, real.len());
+    let mut future =
+        wedge_core::framing::Writer::new(&wedge_lab::distrib::unit::MAGIC, 9, real.len());
     future.bytes(&real[12..real.len() - 8]);
     let future = future.finish();
     publish_raw(
@@ -499,11 +500,11 @@ fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
 
 #[test]
 fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_unit() {
-    use wedge::book::{BookBuilder, BookExcerpt, ValuationRequest};
-    use wedge::distrib::valuation::{self, ValuationUnit};
-    use wedge::eval::weights::Weights;
-    use wedge::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
-    use wedge::train::selfplay::Model;
+    use wedge_core::book::{BookBuilder, BookExcerpt, ValuationRequest};
+    use wedge_core::eval::weights::Weights;
+    use wedge_core::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
+    use wedge_lab::distrib::valuation::{self, ValuationUnit};
+    use wedge_lab::train::selfplay::Model;
 
     let server = Server::start("valuation");
     let dir = temp_dir("valuation");
@@ -514,9 +515,9 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
     // A small book of random openings valued by depth-2 searches; its played positions valued
     // again by the unit (every legal move allowed, so the book answers at the first ply).
     let mut book = BookBuilder::new(50);
-    let mut rng = wedge::rng::Rng::new(4);
+    let mut rng = wedge_core::rng::Rng::new(4);
     for _ in 0..12 {
-        let (mut b, mut moves) = (wedge::board::Board::START, Vec::new());
+        let (mut b, mut moves) = (wedge_core::board::Board::START, Vec::new());
         while moves.len() < 8 {
             let Some(m) = rng.random_move(&b) else { break };
             b = b.apply(m).unwrap();
@@ -553,13 +554,15 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
     let bytes = unit.to_bytes();
     let mut damaged = bytes.clone();
     damaged[40] ^= 0x04;
-    let rt = wedge::distrib::runtime().unwrap();
+    let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+        let queue = wedge_lab::distrib::setup::connect(&server.url)
+            .await
+            .unwrap();
         queue.units().await.unwrap();
         queue.results().await.unwrap();
         let store = queue.files().await.unwrap();
-        wedge::distrib::files::upload(&store, &weights, &model)
+        wedge_lab::distrib::files::upload(&store, &weights, &model)
             .await
             .unwrap();
         for payload in [damaged, bytes] {
@@ -573,11 +576,13 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
         }
     });
     let mut worker = start_worker(&server.url, &dir, "v1");
-    let subject = wedge::distrib::exchange::result_subject(&unit);
+    let subject = wedge_lab::distrib::exchange::result_subject(&unit);
     let start = Instant::now();
     let payload = loop {
         let found = rt.block_on(async {
-            let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+            let queue = wedge_lab::distrib::setup::connect(&server.url)
+                .await
+                .unwrap();
             let results = queue.results().await.unwrap();
             results
                 .get_last_raw_message_by_subject(&subject)
@@ -747,10 +752,12 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
         .unwrap();
     // Wait until it has queued units, then kill it.
     let start = Instant::now();
-    let rt = wedge::distrib::runtime().unwrap();
+    let rt = wedge_lab::distrib::runtime().unwrap();
     loop {
         let queued = rt.block_on(async {
-            let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+            let queue = wedge_lab::distrib::setup::connect(&server.url)
+                .await
+                .unwrap();
             let mut units = queue.units().await.unwrap();
             units.info().await.map(|i| i.state.messages).unwrap_or(0)
         });
@@ -770,7 +777,9 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
     let start = Instant::now();
     loop {
         let left = rt.block_on(async {
-            let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+            let queue = wedge_lab::distrib::setup::connect(&server.url)
+                .await
+                .unwrap();
             let mut units = queue.units().await.unwrap();
             units.info().await.map(|i| i.state.messages).unwrap_or(1)
         });
@@ -814,8 +823,8 @@ fn without_times(table: &str) -> Vec<String> {
 
 #[test]
 fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer() {
-    use wedge::distrib::exchange::{result_subject, KeyedUnit};
-    use wedge::distrib::solve::{SolveSearch, SolveUnit};
+    use wedge_lab::distrib::exchange::{result_subject, KeyedUnit};
+    use wedge_lab::distrib::solve::{SolveSearch, SolveUnit};
 
     let server = Server::start("solveq");
     let dir = temp_dir("solveq");
@@ -827,13 +836,13 @@ fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer()
     // A damaged answer waits on the first unit's subject (FFO #1 and #2, two per unit); exact
     // solves are sent the solver's weights.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let model = wedge::train::selfplay::Model::load(
+    let model = wedge_lab::train::selfplay::Model::load(
         &root.join("weights/solver.wts"),
         Some(&root.join("weights/solver.probcut")),
     )
     .unwrap();
     let text = std::fs::read_to_string(file).unwrap();
-    let boards: Vec<_> = wedge::formats::parse_obf_file(&text)
+    let boards: Vec<_> = wedge_core::formats::parse_obf_file(&text)
         .unwrap()
         .iter()
         .map(|e| e.position.board)
@@ -845,11 +854,13 @@ fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer()
         probcut_checksum: model.probcut_checksum,
         boards: boards[..2].to_vec(),
     };
-    let rt = wedge::distrib::runtime().unwrap();
+    let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge::distrib::setup::connect(&server.url).await.unwrap();
+        let queue = wedge_lab::distrib::setup::connect(&server.url)
+            .await
+            .unwrap();
         queue.results().await.unwrap();
-        let mut bytes = wedge::distrib::solve::result_to_bytes(first.key_value(), &[]);
+        let mut bytes = wedge_lab::distrib::solve::result_to_bytes(first.key_value(), &[]);
         bytes[12] ^= 1;
         queue
             .js
@@ -938,7 +949,7 @@ fn a_book_expansion_survives_a_worker_killed_mid_unit() {
 /// Each game of a GGF file as its moves and result (times and evaluations left out).
 fn games_of(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
-    wedge::formats::parse_ggf_games(&text)
+    wedge_core::formats::parse_ggf_games(&text)
         .map(|g| {
             let g = g.unwrap();
             let moves: Vec<String> = g.game().moves().iter().map(|m| m.to_string()).collect();
@@ -1161,32 +1172,34 @@ fn distributed_selfplay_from_wthor_lines_is_byte_identical() {
 }
 
 /// Runs `f` on a fresh connection to the queue at `url`.
-fn with_queue<T>(url: &str, f: impl AsyncFnOnce(wedge::distrib::setup::Queue) -> T) -> T {
-    let rt = wedge::distrib::runtime().unwrap();
+fn with_queue<T>(url: &str, f: impl AsyncFnOnce(wedge_lab::distrib::setup::Queue) -> T) -> T {
+    let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge::distrib::setup::connect(url).await.unwrap();
+        let queue = wedge_lab::distrib::setup::connect(url).await.unwrap();
         f(queue).await
     })
 }
 
 #[test]
 fn poison_units_are_terminated_reported_by_status_and_fail_their_coordinator() {
-    use wedge::distrib::exchange::KeyedUnit;
-    use wedge::distrib::solve::{SolveSearch, SolveUnit};
-    use wedge::distrib::termination::MAX_DELIVERIES;
+    use wedge_lab::distrib::exchange::KeyedUnit;
+    use wedge_lab::distrib::solve::{SolveSearch, SolveUnit};
+    use wedge_lab::distrib::termination::MAX_DELIVERIES;
 
     let server = Server::start("poison");
     let dir = temp_dir("poison");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let weights = wedge::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
-    let probcut = wedge::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
-    let model = wedge::train::selfplay::Model::new(&weights, probcut).unwrap();
+    let weights =
+        wedge_core::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
+    let probcut =
+        wedge_core::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
+    let model = wedge_lab::train::selfplay::Model::new(&weights, probcut).unwrap();
     let solve = |weights_checksum: u64| SolveUnit {
         search: SolveSearch::Exact,
         table_mb: 1,
         weights_checksum,
         probcut_checksum: model.probcut_checksum,
-        boards: vec![wedge::board::Board::START],
+        boards: vec![wedge_core::board::Board::START],
     };
     // A unit whose earlier deliveries all ended with no answer (as when the workers that took
     // it were killed): the next worker terminates it before trying. And a unit naming weights
@@ -1207,7 +1220,7 @@ fn poison_units_are_terminated_reported_by_status_and_fail_their_coordinator() {
             .unwrap();
         let units = queue.units().await.unwrap();
         let store = queue.files().await.unwrap();
-        wedge::distrib::files::upload(&store, &weights, &model)
+        wedge_lab::distrib::files::upload(&store, &weights, &model)
             .await
             .unwrap();
         let publish = async |unit: &SolveUnit| {
@@ -1328,11 +1341,13 @@ fn a_selfplay_run_whose_weights_object_is_damaged_fails_naming_its_batches_then_
     let dir = temp_dir("damaged");
     let server = Server::start("damaged");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let weights = wedge::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
-    let probcut = wedge::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
-    let model = wedge::train::selfplay::Model::new(&weights, probcut).unwrap();
-    let name = wedge::distrib::files::weights_name(model.weights_checksum);
-    let store_damaged = async |queue: wedge::distrib::setup::Queue| {
+    let weights =
+        wedge_core::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
+    let probcut =
+        wedge_core::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
+    let model = wedge_lab::train::selfplay::Model::new(&weights, probcut).unwrap();
+    let name = wedge_lab::distrib::files::weights_name(model.weights_checksum);
+    let store_damaged = async |queue: wedge_lab::distrib::setup::Queue| {
         let store = queue.files().await.unwrap();
         store
             .put(name.as_str(), &mut &b"not weights"[..])

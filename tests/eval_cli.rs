@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use wedge::board::Board;
-use wedge::formats::{format_obf_line, parse_obf_file, ObfEntry, Position};
+use wedge_core::board::Board;
+use wedge_core::formats::{format_obf_line, parse_obf_file, ObfEntry, Position};
 
 #[path = "common/fake_engines.rs"]
 mod fake_engines;

@@ -1,9 +1,9 @@
 //! The weights file through the public API: a generated test file round-trips through disk and
 //! evaluates identically; corrupted copies on disk are refused with an error naming the file.
 
-use wedge::board::Board;
-use wedge::eval::pattern_eval::test_weights;
-use wedge::eval::{Evaluator, PatternEval, Weights};
+use wedge_core::board::Board;
+use wedge_core::eval::pattern_eval::test_weights;
+use wedge_core::eval::{Evaluator, PatternEval, Weights};
 
 #[test]
 fn weights_file_on_disk_round_trips_and_corruption_is_refused() {
@@ -55,7 +55,8 @@ fn weights_file_on_disk_round_trips_and_corruption_is_refused() {
 
 #[test]
 fn the_shipped_weights_verify_and_serialise_to_their_own_bytes() {
-    let path = wedge::paths::find_data_file("weights", "default.wts").expect("weights/default.wts");
+    let path =
+        wedge_core::paths::find_data_file("weights", "default.wts").expect("weights/default.wts");
     let bytes = std::fs::read(&path).unwrap();
     let w = Weights::from_bytes(&bytes).unwrap();
     assert_eq!(w.to_bytes().unwrap(), bytes);

@@ -8,12 +8,12 @@ mod data;
 use data::data_path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use wedge::eval::PatternEval;
-use wedge::formats::{parse_obf_file, ObfEntry};
-use wedge::search::{
+use wedge_core::eval::PatternEval;
+use wedge_core::formats::{parse_obf_file, ObfEntry};
+use wedge_core::search::{
     FixedDepth, Limits, ProbCutModel, Searcher, Selectivity, SolveMode, TranspositionTable,
 };
-use wedge::tools::solve::solve_entries;
+use wedge_lab::tools::solve::solve_entries;
 
 fn suite(name: &str) -> Vec<ObfEntry> {
     let path = data_path(&format!("ffo/{name}"));
@@ -114,7 +114,7 @@ fn the_solver_evaluation_changes_the_nodes_not_the_answers() {
         (r.score, r.nodes)
     };
     let eval = Arc::new(shipped_eval());
-    let random = wedge::eval::pattern_eval::test_weights(15, 5);
+    let random = wedge_core::eval::pattern_eval::test_weights(15, 5);
     let random = Arc::new(PatternEval::from_weights(&random).expect("test weights"));
     let plain = Searcher::new(eval.clone(), 64, 1);
     let guided = Searcher::new(eval, 64, 1).with_solver(random, Arc::new(ProbCutModel::empty()));

@@ -7,7 +7,7 @@ mod data;
 use data::data_path;
 use std::fs;
 use std::path::PathBuf;
-use wedge::formats::{format_obf_line, parse_obf_file, Color};
+use wedge_core::formats::{format_obf_line, parse_obf_file, Color};
 
 fn ffo_dir() -> PathBuf {
     data_path("ffo")

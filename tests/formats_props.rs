@@ -1,11 +1,11 @@
-//! Property tests for `wedge::formats`: every parser returns `Ok` or `Err` on any input (random
+//! Property tests for `wedge_core::formats`: every parser returns `Ok` or `Err` on any input (random
 //! bytes, random ASCII, truncations and single-byte garbles of valid inputs) and never panics;
 //! printing then parsing gives back the same value for generated legal games.
 
 use proptest::prelude::*;
-use wedge::board::{Move, Square};
-use wedge::formats::*;
-use wedge::rng::Rng;
+use wedge_core::board::{Move, Square};
+use wedge_core::formats::*;
+use wedge_core::rng::Rng;
 
 // ---------------------------------------------------------------------------------------------
 // Generators of valid values (driven by a seed, so proptest can shrink the seed).

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use wedge::formats::{parse_ggf_games, GgfGame};
+use wedge_core::formats::{parse_ggf_games, GgfGame};
 
 #[path = "common/fake_engines.rs"]
 mod fake_engines;

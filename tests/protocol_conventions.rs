@@ -7,18 +7,18 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
-use wedge::board::{Board, Move, Square, Squares};
-use wedge::book::builder::Node;
-use wedge::book::{BookBuilder, Verify};
-use wedge::engine::{BookSetting, Engine, EngineOptions, Event};
-use wedge::eval::heuristic::Heuristic;
-use wedge::protocol::console::Console;
-use wedge::protocol::driver::{Driver, Input};
-use wedge::protocol::gtp::Gtp;
-use wedge::protocol::nboard::Nboard;
-use wedge::protocol::output::SharedBuffer;
-use wedge::protocol::{Output, Protocol};
-use wedge::search::Searcher;
+use wedge_core::board::{Board, Move, Square, Squares};
+use wedge_core::book::builder::Node;
+use wedge_core::book::{BookBuilder, Verify};
+use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::search::Searcher;
+use wedge_engine::protocol::console::Console;
+use wedge_engine::protocol::driver::{Driver, Input};
+use wedge_engine::protocol::gtp::Gtp;
+use wedge_engine::protocol::nboard::Nboard;
+use wedge_engine::protocol::output::SharedBuffer;
+use wedge_engine::protocol::{Output, Protocol};
+use wedge_engine::{BookSetting, Engine, EngineOptions, Event};
 
 /// One in-process session: each line is answered completely before `send` returns.
 struct Session<P: Protocol> {

@@ -3,15 +3,15 @@
 
 use proptest::prelude::*;
 use std::sync::Arc;
-use wedge::engine::{Engine, EngineOptions, EventSink};
-use wedge::eval::heuristic::Heuristic;
-use wedge::protocol::console::{parse_console_line, Console};
-use wedge::protocol::driver::{Driver, Input};
-use wedge::protocol::gtp::{parse_gtp_line, Gtp};
-use wedge::protocol::nboard::{parse_nboard_line, Nboard, NboardParseError};
-use wedge::protocol::script::run_script;
-use wedge::protocol::Output;
-use wedge::search::Searcher;
+use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::search::Searcher;
+use wedge_engine::protocol::console::{parse_console_line, Console};
+use wedge_engine::protocol::driver::{Driver, Input};
+use wedge_engine::protocol::gtp::{parse_gtp_line, Gtp};
+use wedge_engine::protocol::nboard::{parse_nboard_line, Nboard, NboardParseError};
+use wedge_engine::protocol::script::run_script;
+use wedge_engine::protocol::Output;
+use wedge_engine::{Engine, EngineOptions, EventSink};
 
 fn engine(sink: EventSink) -> Engine {
     Engine::new(

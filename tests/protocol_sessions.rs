@@ -7,17 +7,17 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use wedge::book::Verify;
-use wedge::engine::{BookSetting, Engine, EngineOptions};
-use wedge::eval::heuristic::Heuristic;
-use wedge::protocol::console::Console;
-use wedge::protocol::gtp::Gtp;
-use wedge::protocol::nboard::Nboard;
-use wedge::protocol::script::run_script;
-use wedge::search::Searcher;
+use wedge_core::book::Verify;
+use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::search::Searcher;
+use wedge_engine::protocol::console::Console;
+use wedge_engine::protocol::gtp::Gtp;
+use wedge_engine::protocol::nboard::Nboard;
+use wedge_engine::protocol::script::run_script;
+use wedge_engine::{BookSetting, Engine, EngineOptions};
 
 /// The session's engine; its user's book (for `learn`) is `$TMP/learned.book`.
-fn engine(tmp: &Path) -> impl FnOnce(wedge::engine::EventSink) -> Engine {
+fn engine(tmp: &Path) -> impl FnOnce(wedge_engine::EventSink) -> Engine {
     let user_book = BookSetting {
         path: tmp.join("learned.book"),
         verify: Verify::Full,

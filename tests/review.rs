@@ -7,12 +7,12 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
-use wedge::board::{Board, Move, Squares};
-use wedge::formats::{
+use wedge_core::board::{Board, Move, Squares};
+use wedge_core::formats::{
     format_ggf, format_obf_line, format_position, parse_position, parse_transcript, Game, GgfGame,
     ObfEntry, PassPolicy, Position,
 };
-use wedge::search::{solve_root, TranspositionTable};
+use wedge_core::search::{solve_root, TranspositionTable};
 
 const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
 
@@ -62,15 +62,16 @@ fn text(bytes: &[u8]) -> String {
 /// Exact values by the library's solver (one thread, a table of its own).
 struct Solver {
     tt: TranspositionTable,
-    eval: wedge::eval::PatternEval,
+    eval: wedge_core::eval::PatternEval,
 }
 
 impl Solver {
     fn new() -> Solver {
-        let weights = wedge::eval::weights::default_weights_path().expect("the shipped weights");
+        let weights =
+            wedge_core::eval::weights::default_weights_path().expect("the shipped weights");
         Solver {
             tt: TranspositionTable::new(64),
-            eval: wedge::eval::PatternEval::load(&weights).unwrap(),
+            eval: wedge_core::eval::PatternEval::load(&weights).unwrap(),
         }
     }
 
@@ -296,7 +297,7 @@ fn a_blunder_at_18_empties_is_found_with_the_loss_an_independent_solve_gives() {
         }
     }
     // Each side's summary names exactly that move.
-    let side = if game.positions()[blunder].to_move == wedge::formats::Color::Black {
+    let side = if game.positions()[blunder].to_move == wedge_core::formats::Color::Black {
         ("black_summary", "white_summary")
     } else {
         ("white_summary", "black_summary")
@@ -348,9 +349,9 @@ fn book_answers_agree_with_the_books_records() {
     let out = review(false, &depth4);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let json = json_of(&out);
-    let book_path = wedge::paths::find_data_file("books", "default.book").unwrap();
+    let book_path = wedge_core::paths::find_data_file("books", "default.book").unwrap();
     assert_eq!(json["book"], book_path.display().to_string());
-    let book = wedge::book::Book::open(&book_path, wedge::book::Verify::Full).unwrap();
+    let book = wedge_core::book::Book::open(&book_path, wedge_core::book::Verify::Full).unwrap();
     let game = Game::from_moves(
         Position::START,
         parse_transcript(line).unwrap(),
@@ -365,7 +366,7 @@ fn book_answers_agree_with_the_books_records() {
             let child = pos.board.play(sq).unwrap();
             book.probe(&child).filter(|p| p.valued).map(|p| -p.value)
         };
-        let values: Vec<(wedge::board::Square, i32)> = Squares(pos.board.legal_moves())
+        let values: Vec<(wedge_core::board::Square, i32)> = Squares(pos.board.legal_moves())
             .filter_map(|sq| child_value(sq).map(|v| (sq, v)))
             .collect();
         let answer = &m["book"];
@@ -506,7 +507,10 @@ fn a_match_record_is_reviewed_directly() {
     let games = json["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
     let records = std::fs::read_to_string(&out_ggf).unwrap();
-    for (game, record) in games.iter().zip(wedge::formats::parse_ggf_games(&records)) {
+    for (game, record) in games
+        .iter()
+        .zip(wedge_core::formats::parse_ggf_games(&records))
+    {
         let record = record.unwrap();
         assert_eq!(
             game["moves"].as_array().unwrap().len(),

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 use std::time::Duration;
-use wedge::board::Board;
-use wedge::eval::heuristic::Heuristic;
-use wedge::formats::parse_position;
-use wedge::search::{Limits, Searcher, SolveMode};
-use wedge::tools::bench::{stop_latency, STOP_LATENCY_ENDGAME};
+use wedge_core::board::Board;
+use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::formats::parse_position;
+use wedge_core::search::{Limits, Searcher, SolveMode};
+use wedge_lab::tools::bench::{stop_latency, STOP_LATENCY_ENDGAME};
 
 /// Far longer than a stop takes, even on a loaded machine; the searches themselves would run
 /// for hours.

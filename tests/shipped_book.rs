@@ -1,11 +1,12 @@
 //! The shipped book opens, passes every check, is at least Valued, and answers the opening.
 
-use wedge::board::{Board, Move, Square};
-use wedge::book::{Book, Consistency, Verify};
+use wedge_core::board::{Board, Move, Square};
+use wedge_core::book::{Book, Consistency, Verify};
 
 #[test]
 fn the_shipped_book_is_whole_and_answers_the_opening() {
-    let path = wedge::paths::find_data_file("books", "default.book").expect("books/default.book");
+    let path =
+        wedge_core::paths::find_data_file("books", "default.book").expect("books/default.book");
     let book = Book::open(&path, Verify::Full).unwrap();
     assert!(
         book.info().level >= Consistency::Valued,

@@ -6,13 +6,13 @@
 mod data;
 
 use data::data_path;
-use wedge::eval::heuristic::Heuristic;
-use wedge::eval::PatternEval;
-use wedge::train::dataset::LabelledPosition;
-use wedge::train::fit::{encode_all, fit, FitConfig};
-use wedge::train::games::{read_wthor_file, GameRecord};
-use wedge::train::label::{label_games, LabelConfig};
-use wedge::train::progress::Progress;
+use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::PatternEval;
+use wedge_lab::train::dataset::LabelledPosition;
+use wedge_lab::train::fit::{encode_all, fit, FitConfig};
+use wedge_lab::train::games::{read_wthor_file, GameRecord};
+use wedge_lab::train::label::{label_games, LabelConfig};
+use wedge_lab::train::progress::Progress;
 
 /// The first `n` games of 1990 from `data/wthor`.
 fn wthor_games(n: usize) -> Vec<GameRecord> {

@@ -10,8 +10,8 @@ mod data;
 use data::data_path;
 use std::fs;
 use std::path::{Path, PathBuf};
-use wedge::board::Move;
-use wedge::formats::{
+use wedge_core::board::Move;
+use wedge_core::formats::{
     black_discs_empties_to_winner, read_wthor_games, Game, WthorGame, WthorNames,
 };
 

@@ -9,20 +9,20 @@
 //! Binary formats guarded by a checksum are tried twice: as given, and with the checksum (and
 //! the declared length) patched to match, so that mutations reach the validation behind them.
 
-use wedge::board::Board;
-use wedge::book::file::{Book, Verify, HEADER_SIZE, VERSION};
-use wedge::book::record::RECORD_SIZE;
-use wedge::eval::weights::Weights;
-use wedge::formats::{
+use wedge_core::board::Board;
+use wedge_core::book::file::{Book, Verify, HEADER_SIZE, VERSION};
+use wedge_core::book::record::RECORD_SIZE;
+use wedge_core::eval::weights::Weights;
+use wedge_core::formats::{
     format_ggf, format_obf_line, format_transcript, parse_ggf, parse_ggf_games, parse_obf_file,
     parse_obf_line, parse_transcript, read_player_names, read_tournament_names, read_wthor_games,
     replay_inferring_passes, write_wthor_games, WthorHeader,
 };
-use wedge::framing::{fnv1a64, lanes64};
-use wedge::protocol::console::parse_console_line;
-use wedge::protocol::gtp::parse::{parse_gtp_line, preprocess};
-use wedge::protocol::nboard::parse_nboard_line;
-use wedge::train::selfplay::record::Batch;
+use wedge_core::framing::{fnv1a64, lanes64};
+use wedge_engine::protocol::console::parse_console_line;
+use wedge_engine::protocol::gtp::parse::{parse_gtp_line, preprocess};
+use wedge_engine::protocol::nboard::parse_nboard_line;
+use wedge_lab::train::selfplay::record::Batch;
 
 /// A fuzz target: bytes in, a panic on a bug.
 pub type Target = fn(&[u8]);
@@ -300,13 +300,13 @@ pub fn batch(data: &[u8]) {
 /// Small valid binary files made by Wedge's own writers, the seeds of the binary targets
 /// (written to `corpus/` by the ignored test `write_binary_seeds`).
 pub mod seeds {
-    use wedge::board::{Board, Move};
-    use wedge::book::file::{encode_book, BookInfo, Consistency};
-    use wedge::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
-    use wedge::eval::patterns::TableKind;
-    use wedge::eval::weights::{TableHeader, Weights};
-    use wedge::train::selfplay::record::{Batch, BatchHeader, GameRecord, Start};
-    use wedge::train::selfplay::{BatchId, Settings};
+    use wedge_core::board::{Board, Move};
+    use wedge_core::book::file::{encode_book, BookInfo, Consistency};
+    use wedge_core::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
+    use wedge_core::eval::patterns::TableKind;
+    use wedge_core::eval::weights::{TableHeader, Weights};
+    use wedge_lab::train::selfplay::record::{Batch, BatchHeader, GameRecord, Start};
+    use wedge_lab::train::selfplay::{BatchId, Settings};
 
     type Files = Vec<(String, Vec<u8>)>;
 
@@ -387,7 +387,7 @@ pub mod seeds {
         let file = encode_book(&info, &records);
         // The same book in the patched layout: the header's first bytes, then the table.
         let mut patched = file[..super::BOOK_HEAD].to_vec();
-        patched.extend_from_slice(&file[wedge::book::file::HEADER_SIZE..]);
+        patched.extend_from_slice(&file[wedge_core::book::file::HEADER_SIZE..]);
         vec![("small.book".into(), file), ("patched.bin".into(), patched)]
     }
 

@@ -1,8 +1,8 @@
 //! `wedge bench`: the fixed benchmark workloads (nodes, seconds, nodes/s) and stop latency.
 
 use super::{CliError, Common};
-use crate::tools::bench;
 use clap::Args;
+use wedge_lab::tools::bench;
 
 /// `wedge bench`.
 #[derive(Args)]

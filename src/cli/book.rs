@@ -1,18 +1,18 @@
 //! `wedge book ...`: build, inspect and convert the opening book (`--book FILE` says which).
 
 use super::{parse_board_or_transcript, CliError, Common};
-use crate::board::Board;
-use crate::book::{Book, BookBuilder};
-use crate::distrib::book_queue::QueueValuer;
-use crate::engine::{BuildError, EngineBuilder};
-use crate::eval::PatternEval;
-use crate::search::SearchValuer;
-use crate::search::Selectivity;
-use crate::tools::book as tool;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
+use wedge_core::board::Board;
+use wedge_core::book::{Book, BookBuilder};
+use wedge_core::eval::PatternEval;
+use wedge_core::search::SearchValuer;
+use wedge_core::search::Selectivity;
+use wedge_engine::{BuildError, EngineBuilder};
+use wedge_lab::distrib::book_queue::QueueValuer;
+use wedge_lab::tools::book as tool;
 
 /// `wedge book ...`
 #[derive(Subcommand)]
@@ -72,7 +72,7 @@ pub enum BookCommand {
     Expand {
         /// Expansions (`5000`) or time (`90s`, `30m`, `2h`).
         #[arg(long)]
-        budget: crate::tools::book::Budget,
+        budget: wedge_lab::tools::book::Budget,
         #[command(flatten)]
         dropout: DropOutArgs,
         /// Depth of the searches that value new positions.
@@ -169,8 +169,8 @@ pub struct DropOutArgs {
 }
 
 impl DropOutArgs {
-    fn params(&self) -> crate::book::expansion::DropOut {
-        crate::book::expansion::DropOut::new(self.alpha, self.width)
+    fn params(&self) -> wedge_lab::book::expansion::DropOut {
+        wedge_lab::book::expansion::DropOut::new(self.alpha, self.width)
     }
 }
 
@@ -278,13 +278,13 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 let [f] = files.as_slice() else {
                     return Err(CliError::Usage("--forest takes exactly one file".into()));
                 };
-                crate::book::forest::import_forest(f)?
+                wedge_lab::book::forest::import_forest(f)?
             } else {
                 BookBuilder::load_or_new(&path, min_empties)?
             };
             if text {
                 for f in &files {
-                    let st = crate::book::text::import_text(f, &mut book)?;
+                    let st = wedge_lab::book::text::import_text(f, &mut book)?;
                     eprintln!("{}: {st:?}", f.display());
                 }
             } else if !forest {
@@ -370,7 +370,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             };
             let level = remote
                 .as_mut()
-                .map(|q| q as &mut dyn crate::book::LevelValuer);
+                .map(|q| q as &mut dyn wedge_core::book::LevelValuer);
             let r = tool::expand_book(&mut book, &path, model, &doe, &plan, level)?;
             if let Some(q) = &remote {
                 let c = q.counts;
@@ -405,7 +405,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             }
             let mut valuer = search_valuer(&builder, depth)?;
             let doe = dropout.params();
-            let made = crate::book::expansion::cover(
+            let made = wedge_lab::book::expansion::cover(
                 &mut book,
                 &set.games,
                 expansions,
@@ -426,7 +426,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let (path, mut book) = existing()?;
             let mut valuer = search_valuer(&builder, depth)?;
             let root = Board::START.canonical().0;
-            let r = crate::book::deviate::deviate(
+            let r = wedge_lab::book::deviate::deviate(
                 &mut book,
                 root,
                 relative as i32,
@@ -446,7 +446,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         BookCommand::Refresh { dropout } => {
             let (path, mut book) = existing()?;
             let doe = dropout.params();
-            let prio = crate::book::expansion::refresh(&mut book, &doe);
+            let prio = wedge_lab::book::expansion::refresh(&mut book, &doe);
             book.publish(&path)?;
             println!(
                 "{} positions; {} reachable from the start; root priority {:.2}",
@@ -482,11 +482,11 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let (_, book) = open()?;
             let builder = BookBuilder::from_book(&book)?;
             if let Some(f) = forest {
-                crate::book::forest::export_forest(&builder, &f)?;
+                wedge_lab::book::forest::export_forest(&builder, &f)?;
                 eprintln!("{}: forest of {} positions", f.display(), builder.len());
             }
             if let Some(f) = text {
-                crate::book::text::export_text(&builder, &f)?;
+                wedge_lab::book::text::export_text(&builder, &f)?;
                 eprintln!("{}: text book", f.display());
             }
             Ok(())

@@ -1,8 +1,8 @@
 //! The options every subcommand takes, and the engine builder they make.
 
-use crate::engine::{BookOptions, EngineBuilder};
 use clap::Args;
 use std::path::PathBuf;
+use wedge_engine::{BookOptions, EngineBuilder};
 
 /// Options shared by every subcommand.
 #[derive(Args, Clone)]
@@ -95,11 +95,12 @@ impl Common {
 /// the model whose checksums name the units.
 pub fn queue_model(
     builder: &EngineBuilder,
-) -> Result<(crate::eval::Weights, crate::train::selfplay::Model), crate::engine::BuildError> {
-    use crate::engine::BuildError;
+) -> Result<(wedge_core::eval::Weights, wedge_lab::train::selfplay::Model), wedge_engine::BuildError>
+{
+    use wedge_engine::BuildError;
     let path = builder.weights_path()?;
-    let weights = crate::eval::Weights::load(&path).map_err(BuildError::from)?;
-    let model = crate::train::selfplay::Model::new(&weights, builder.probcut()?)
-        .map_err(|k| BuildError::from(crate::eval::WeightsError::new(&path, k)))?;
+    let weights = wedge_core::eval::Weights::load(&path).map_err(BuildError::from)?;
+    let model = wedge_lab::train::selfplay::Model::new(&weights, builder.probcut()?)
+        .map_err(|k| BuildError::from(wedge_core::eval::WeightsError::new(&path, k)))?;
     Ok((weights, model))
 }

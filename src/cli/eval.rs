@@ -2,11 +2,11 @@
 //! depth-N search) or from another NBoard engine, and their error against the file's scores.
 
 use super::{CliError, Common};
-use crate::engine::BuildError;
-use crate::tools::engine_eval::{evaluate_with_engine, EngineEvalSettings};
-use crate::train::evaluate::{evaluate_entries, format_error_table, Evaluated};
 use clap::Args;
 use std::path::PathBuf;
+use wedge_engine::BuildError;
+use wedge_lab::tools::engine_eval::{evaluate_with_engine, EngineEvalSettings};
+use wedge_lab::train::evaluate::{evaluate_entries, format_error_table, Evaluated};
 
 /// `wedge eval`.
 #[derive(Args, Clone, Debug)]

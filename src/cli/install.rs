@@ -1,14 +1,14 @@
 //! `wedge install`: the one step that gives a GUI a working engine. It copies this executable
 //! to `PREFIX/bin` and the shipped weights and book to `PREFIX/share/wedge`, where the
-//! installed executable finds them (see [`crate::paths`]); each file is checked, written
+//! installed executable finds them (see [`wedge_core::paths`]); each file is checked, written
 //! atomically and checked again where it lies.
 
-use crate::book::{Book, Verify};
-use crate::eval::weights::Weights;
-use crate::paths::{data_roots, write_atomic, write_atomic_executable, INSTALLED_DATA};
-use crate::search::ProbCutModel;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use wedge_core::book::{Book, Verify};
+use wedge_core::eval::weights::Weights;
+use wedge_core::paths::{data_roots, write_atomic, write_atomic_executable, INSTALLED_DATA};
+use wedge_core::search::ProbCutModel;
 
 #[derive(Args)]
 pub struct InstallArgs {

@@ -2,16 +2,16 @@
 //! workers) and `wedge gate` (new weights against the current ones).
 
 use super::{CliError, Common};
-use crate::distrib::match_game::{self, QueuedEngine, QueuedSide, SolverChecksums};
-use crate::distrib::match_queue::QueueGames;
-use crate::engine::EngineBuilder;
-use crate::eval::Weights;
-use crate::tools::gate::{run_gate, GateArgs, GateDecision};
-use crate::tools::match_runner::{self as m, player};
-use crate::train::selfplay::Model;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
+use wedge_core::eval::Weights;
+use wedge_engine::EngineBuilder;
+use wedge_lab::distrib::match_game::{self, QueuedEngine, QueuedSide, SolverChecksums};
+use wedge_lab::distrib::match_queue::QueueGames;
+use wedge_lab::tools::gate::{run_gate, GateArgs, GateDecision};
+use wedge_lab::tools::match_runner::{self as m, player};
+use wedge_lab::train::selfplay::Model;
 
 /// `wedge match`: the first `--engine` is the one the statistics are about.
 #[derive(Args)]
@@ -111,12 +111,12 @@ fn time_control(args: &MatchArgs) -> Result<player::MatchTimeControl, CliError> 
     Ok(match (args.time_per_move, &args.clock) {
         (Some(t), _) => player::MatchTimeControl::PerMove(seconds(t, "--time-per-move")?),
         (None, Some(c)) => player::MatchTimeControl::Clock(match c.trim().parse::<f64>() {
-            Ok(secs) => crate::formats::Clock {
+            Ok(secs) => wedge_core::formats::Clock {
                 main_ms: seconds(secs, "--clock")?.as_millis() as u64,
                 increment_ms: 0,
                 extension_ms: None,
             },
-            Err(_) => crate::formats::parse_clock(c)
+            Err(_) => wedge_core::formats::parse_clock(c)
                 .map_err(|e| CliError::Usage(format!("--clock: {e}")))?,
         }),
         (None, None) => player::MatchTimeControl::Depth,
@@ -222,7 +222,7 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
     }
     let openings_path = match &args.openings {
         Some(p) => p.clone(),
-        None => crate::paths::find_data_file("books", "openings-8ply.txt")
+        None => wedge_core::paths::find_data_file("books", "openings-8ply.txt")
             .ok_or("no books/openings-8ply.txt found; pass --openings FILE")?,
     };
     let sprt = match args.sprt.as_deref() {

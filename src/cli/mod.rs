@@ -1,5 +1,5 @@
 //! The `wedge` subcommands: each one's arguments (clap) and run function in its own module,
-//! all assembling their engine with one [`EngineBuilder`](crate::engine::EngineBuilder).
+//! all assembling their engine with one [`EngineBuilder`](wedge_engine::EngineBuilder).
 //! `main.rs` parses and dispatches.
 
 pub mod bench;
@@ -20,8 +20,8 @@ pub mod worker;
 
 pub use common::Common;
 
-use crate::board::Board;
-use crate::engine::BuildError;
+use wedge_core::board::Board;
+use wedge_engine::BuildError;
 
 /// Why a command failed; printed as `wedge: {error}` with exit status 1.
 #[derive(Debug, thiserror::Error)]
@@ -31,35 +31,35 @@ pub enum CliError {
     #[error(transparent)]
     Install(#[from] install::InstallError),
     #[error(transparent)]
-    Book(#[from] crate::book::BookError),
+    Book(#[from] wedge_core::book::BookError),
     #[error(transparent)]
-    Forest(#[from] crate::book::forest::ForestError),
+    Forest(#[from] wedge_lab::book::forest::ForestError),
     #[error(transparent)]
-    TextBook(#[from] crate::book::text::TextError),
+    TextBook(#[from] wedge_lab::book::text::TextError),
     #[error(transparent)]
-    BookTool(#[from] crate::tools::book::BookToolError),
+    BookTool(#[from] wedge_lab::tools::book::BookToolError),
     #[error(transparent)]
-    Openings(#[from] crate::tools::match_runner::openings::OpeningsError),
+    Openings(#[from] wedge_lab::tools::match_runner::openings::OpeningsError),
     #[error(transparent)]
-    ProbCutFit(#[from] crate::tools::probcut_fit::ProbCutFitError),
+    ProbCutFit(#[from] wedge_lab::tools::probcut_fit::ProbCutFitError),
     #[error(transparent)]
-    Train(#[from] crate::train::TrainError),
+    Train(#[from] wedge_lab::train::TrainError),
     #[error(transparent)]
-    Distrib(#[from] crate::distrib::DistribError),
+    Distrib(#[from] wedge_lab::distrib::DistribError),
     #[error(transparent)]
-    Selfplay(#[from] crate::train::selfplay::SelfplayError),
+    Selfplay(#[from] wedge_lab::train::selfplay::SelfplayError),
     #[error(transparent)]
-    Frontend(#[from] crate::protocol::frontend::FrontendError),
+    Frontend(#[from] wedge_engine::protocol::frontend::FrontendError),
     #[error(transparent)]
-    Match(#[from] crate::tools::match_runner::MatchError),
+    Match(#[from] wedge_lab::tools::match_runner::MatchError),
     #[error(transparent)]
-    Gate(#[from] crate::tools::gate::GateError),
+    Gate(#[from] wedge_lab::tools::gate::GateError),
     #[error(transparent)]
-    Tree(#[from] crate::tools::tree::TreeTooLarge),
+    Tree(#[from] wedge_lab::tools::tree::TreeTooLarge),
     #[error(transparent)]
-    Protocol(#[from] crate::tools::match_runner::player::UnknownProtocol),
+    Protocol(#[from] wedge_lab::tools::match_runner::player::UnknownProtocol),
     #[error("--engine: {0}")]
-    EngineEval(#[from] crate::tools::engine_eval::EngineEvalError),
+    EngineEval(#[from] wedge_lab::tools::engine_eval::EngineEvalError),
     /// An I/O failure the library reports as it is.
     #[error(transparent)]
     Io(#[from] std::io::Error),
@@ -90,10 +90,12 @@ impl From<&str> for CliError {
 }
 
 /// The positions of an OBF file, refusing an unreadable file and a file with none.
-pub fn read_obf_entries(file: &std::path::Path) -> Result<Vec<crate::formats::ObfEntry>, CliError> {
-    let text = crate::paths::read_text(file)
+pub fn read_obf_entries(
+    file: &std::path::Path,
+) -> Result<Vec<wedge_core::formats::ObfEntry>, CliError> {
+    let text = wedge_core::paths::read_text(file)
         .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
-    let entries = crate::formats::parse_obf_file(&text)
+    let entries = wedge_core::formats::parse_obf_file(&text)
         .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
     if entries.is_empty() {
         return Err(CliError::Usage(format!(
@@ -106,10 +108,10 @@ pub fn read_obf_entries(file: &std::path::Path) -> Result<Vec<crate::formats::Ob
 
 /// A board string, or else a transcript from the start position.
 pub fn parse_board_or_transcript(text: &str) -> Result<Board, CliError> {
-    if let Ok(p) = crate::formats::parse_position(text) {
+    if let Ok(p) = wedge_core::formats::parse_position(text) {
         return Ok(p.board);
     }
-    crate::formats::replay_inferring_passes(text)
+    wedge_core::formats::replay_inferring_passes(text)
         .map(|g| g.position().board)
         .map_err(|e| {
             CliError::Usage(format!(
@@ -120,7 +122,7 @@ pub fn parse_board_or_transcript(text: &str) -> Result<Board, CliError> {
 
 /// Writes `bytes` to `path` atomically.
 fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
-    crate::paths::write_atomic(path, bytes).map_err(|source| CliError::Write {
+    wedge_core::paths::write_atomic(path, bytes).map_err(|source| CliError::Write {
         path: path.to_path_buf(),
         source,
     })

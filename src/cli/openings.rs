@@ -2,10 +2,10 @@
 //! openings of game records.
 
 use super::{write_file, CliError, Common};
-use crate::tools::book::{read_games, GameSet};
-use crate::tools::match_runner::openings;
 use clap::Args;
 use std::path::PathBuf;
+use wedge_lab::tools::book::{read_games, GameSet};
+use wedge_lab::tools::match_runner::openings;
 
 /// `wedge openings`.
 #[derive(Args)]

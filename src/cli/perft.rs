@@ -1,9 +1,9 @@
 //! `wedge perft`: leaves of the game tree from the start position, depth by depth.
 
-use crate::board::Board;
-use crate::tools::perft::{perft, PassRule};
 use clap::Args;
 use std::time::Instant;
+use wedge_core::board::Board;
+use wedge_lab::tools::perft::{perft, PassRule};
 
 /// `wedge perft`.
 #[derive(Args)]
@@ -35,8 +35,8 @@ pub fn run(args: &PerftArgs) {
             PassRule::PassIsPly => "pass = 1 ply",
             PassRule::PassIsFree => "pass = 0 ply",
         },
-        crate::board::movegen::KERNEL,
-        crate::board::flip::KERNEL
+        wedge_core::board::movegen::KERNEL,
+        wedge_core::board::flip::KERNEL
     );
     println!(
         "{:>5} {:>20} {:>10} {:>14}",

@@ -2,14 +2,14 @@
 //! stdin/stdout with the engine worker; logs go to stderr.
 
 use super::{CliError, Common};
-use crate::protocol::{console::Console, gtp::Gtp, nboard::Nboard, Protocol};
 use clap::Args;
+use wedge_engine::protocol::{console::Console, gtp::Gtp, nboard::Nboard, Protocol};
 
 /// `wedge console`.
 #[derive(Args)]
 pub struct ConsoleArgs {
     /// Search depth for think/play.
-    #[arg(long, default_value_t = crate::protocol::console::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = wedge_engine::protocol::console::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
 }
 
@@ -17,13 +17,13 @@ pub struct ConsoleArgs {
 #[derive(Args)]
 pub struct GtpArgs {
     /// Midgame depth of `genmove` when no clock is set (`wedge-depth N` changes it).
-    #[arg(long, default_value_t = crate::protocol::gtp::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = wedge_engine::protocol::gtp::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
 }
 
 /// The console at `depth` (none: its default depth).
 pub fn run_console(common: &Common, args: Option<&ConsoleArgs>) -> Result<(), CliError> {
-    let depth = args.map_or(crate::protocol::console::DEFAULT_DEPTH, |a| a.depth);
+    let depth = args.map_or(wedge_engine::protocol::console::DEFAULT_DEPTH, |a| a.depth);
     run_protocol(common, Console::new(depth))
 }
 
@@ -43,5 +43,5 @@ fn run_protocol<P: Protocol>(common: &Common, proto: P) -> Result<(), CliError> 
         .builder()
         .with_threads(common.play_threads())
         .engine_factory()?;
-    Ok(crate::protocol::frontend::serve(proto, make_engine)?)
+    Ok(wedge_engine::protocol::frontend::serve(proto, make_engine)?)
 }

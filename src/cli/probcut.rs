@@ -24,7 +24,7 @@ pub struct TrainProbcutArgs {
 /// Fits the model, writes it and prints it.
 pub fn run(common: &Common, args: &TrainProbcutArgs) -> Result<(), CliError> {
     let builder = common.builder();
-    let model = crate::tools::probcut_fit::fit_and_write(
+    let model = wedge_lab::tools::probcut_fit::fit_and_write(
         &builder.evaluation()?,
         &builder.evaluation_name(),
         &args.games,

@@ -1,4 +1,4 @@
-//! `wedge queue`: looking at a NATS JetStream work queue (see `wedge::distrib`).
+//! `wedge queue`: looking at a NATS JetStream work queue (see `wedge_lab::distrib`).
 
 use super::CliError;
 
@@ -18,8 +18,11 @@ pub enum QueueCommand {
 pub fn run(command: &QueueCommand) -> Result<(), CliError> {
     match command {
         QueueCommand::Status { queue } => {
-            let rt = crate::distrib::runtime()?;
-            print!("{}", rt.block_on(crate::distrib::status::status(queue))?);
+            let rt = wedge_lab::distrib::runtime()?;
+            print!(
+                "{}",
+                rt.block_on(wedge_lab::distrib::status::status(queue))?
+            );
             Ok(())
         }
     }

@@ -2,14 +2,14 @@
 //! JSON with `--json`) and written as a page with `--html`.
 
 use super::{write_file, CliError, Common};
-use crate::book::{Book, BookSource};
-use crate::search::Selectivity;
-use crate::tools::review::{self, ReviewError, ReviewSettings, Reviewer};
-use crate::train::progress::Progress;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
+use wedge_core::book::{Book, BookSource};
+use wedge_core::search::Selectivity;
+use wedge_lab::tools::review::{self, ReviewError, ReviewSettings, Reviewer};
+use wedge_lab::train::progress::Progress;
 
 /// `wedge review`.
 #[derive(Args)]
@@ -113,7 +113,7 @@ pub fn run(common: &Common, args: &ReviewArgs) -> Result<(), CliError> {
         let names: Vec<String> = args.games.iter().map(|p| p.display().to_string()).collect();
         let title = format!("Game review: {}", names.join(", "));
         let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        let page = crate::tools::review_html::to_html(&title, &data, &reviews, &messages);
+        let page = wedge_lab::tools::review_html::to_html(&title, &data, &reviews, &messages);
         write_file(file, page.as_bytes())?;
         eprintln!("{}: {} games", file.display(), reviews.len());
     }

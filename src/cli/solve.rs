@@ -2,11 +2,11 @@
 //! or on the workers of a queue.
 
 use super::{CliError, Common};
-use crate::distrib::solve_queue::{self, QueueSolve};
-use crate::search::Selectivity;
-use crate::tools::solve::{SolveSearch, SolveTable};
 use clap::Args;
 use std::path::PathBuf;
+use wedge_core::search::Selectivity;
+use wedge_lab::distrib::solve_queue::{self, QueueSolve};
+use wedge_lab::tools::solve::{SolveSearch, SolveTable};
 
 /// `wedge solve`.
 #[derive(Args)]
@@ -61,7 +61,7 @@ pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
             let searcher = builder.searcher()?;
             let limits = search.limits();
             let (_, summary) =
-                crate::tools::solve::solve_entries(&searcher, chosen, &limits, &mut out)
+                wedge_lab::tools::solve::solve_entries(&searcher, chosen, &limits, &mut out)
                     .map_err(write_error)?;
             summary
         }

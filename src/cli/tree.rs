@@ -21,11 +21,11 @@ pub struct TreeArgs {
 pub fn run(common: &Common, args: &TreeArgs) -> Result<(), CliError> {
     let board = parse_board_or_transcript(&args.position)?;
     let eval = common.builder().evaluation()?;
-    let tree = crate::tools::tree::record(&eval, &board, args.depth)?;
+    let tree = wedge_lab::tools::tree::record(&eval, &board, args.depth)?;
     let title = format!("Search tree: {}, depth {}", args.position, args.depth);
     write_file(
         &args.out,
-        crate::tools::tree::to_html(&tree, &title).as_bytes(),
+        wedge_lab::tools::tree::to_html(&tree, &title).as_bytes(),
     )?;
     let bad = tree.nodes.iter().filter(|n| n.violation.is_some()).count();
     println!(

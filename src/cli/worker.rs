@@ -1,8 +1,8 @@
-//! `wedge worker`: plays the units of a NATS JetStream queue (see `wedge::distrib`).
+//! `wedge worker`: plays the units of a NATS JetStream queue (see `wedge_lab::distrib`).
 
 use super::{CliError, Common};
-use crate::distrib::worker::{self, WorkerOptions};
 use std::path::PathBuf;
+use wedge_lab::distrib::worker::{self, WorkerOptions};
 
 /// `wedge worker` arguments.
 #[derive(clap::Args, Clone, Debug)]
@@ -32,7 +32,7 @@ fn parse_engine(text: &str) -> Result<(String, String), String> {
     let Some((name, command)) = text.split_once('=') else {
         return Err(format!("expected NAME=COMMAND, got {text:?}"));
     };
-    if !crate::distrib::match_game::valid_name(name) {
+    if !wedge_lab::distrib::match_game::valid_name(name) {
         return Err(format!(
             "engine name {name:?}: use 1-64 letters, digits, '-', '_' or '.'"
         ));
@@ -55,12 +55,12 @@ pub fn run(common: &Common, args: &WorkerArgs) -> Result<(), CliError> {
         cache: args
             .cache
             .clone()
-            .unwrap_or_else(crate::distrib::files::default_cache_dir),
+            .unwrap_or_else(wedge_lab::distrib::files::default_cache_dir),
         name: args.name.clone().unwrap_or_else(worker::default_name),
         max_units: args.max_units,
         engines: args.engines.clone(),
     };
-    let rt = crate::distrib::runtime()?;
+    let rt = wedge_lab::distrib::runtime()?;
     let result = rt.block_on(worker::run(&opts));
     // A unit released on a second signal may still be playing on a blocking thread.
     rt.shutdown_background();

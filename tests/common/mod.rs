@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 
-use wedge::board::{Board, Square};
-use wedge::book::{BookLookup, Valuation, Valuer};
+use wedge_core::board::{Board, Square};
+use wedge_core::book::{BookLookup, Valuation, Valuer};
 
 /// A deterministic stand-in for the book's searches: the lowest allowed square, valued from
 /// the board's hash in -4..=4 at depth 8.

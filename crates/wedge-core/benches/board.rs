@@ -1,8 +1,8 @@
 //! Criterion benches for the board core: move generation, flips and the canonical key.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use wedge::board::{flip, movegen, Board, Square, Squares};
-use wedge::rng::Rng;
+use wedge_core::board::{flip, movegen, Board, Square, Squares};
+use wedge_core::rng::Rng;
 
 /// A fixed sample of reachable midgame positions (random games from the start).
 fn sample_positions(n: usize) -> Vec<Board> {

@@ -5,20 +5,15 @@
 
 pub mod builder;
 pub mod choice;
-pub mod deviate;
 pub mod excerpt;
-pub mod expansion;
 pub mod file;
-pub mod forest;
 pub mod lookup;
 pub mod mapped;
 pub mod pending;
-pub mod play;
 pub mod probe;
 pub mod record;
 pub mod set;
 pub mod store;
-pub mod text;
 
 pub use builder::{
     BookBuilder, LevelValuer, LocalThreads, Node, Valuation, ValuationRequest, Valuer,
@@ -30,7 +25,7 @@ pub use probe::{BookProbe, BookReply};
 pub use record::{Deviation, NodeKind, Record, RecordError};
 pub use set::{BookSet, BookSource};
 
-#[cfg(test)]
-pub(crate) mod test_valuers;
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_valuers;
 #[cfg(test)]
 mod tests;

@@ -198,6 +198,21 @@ impl<E: Evaluator> Searcher<E> {
     }
 }
 
+impl Report {
+    /// The depth as the peers print it: `24`, `12@95%` (selective), `24wld`; a solve's depth
+    /// is its empties.
+    pub fn depth_label(&self) -> String {
+        match self.solved {
+            Some(SolveMode::Exact) => format!("{}", self.depth),
+            Some(SolveMode::WinLossDraw) => format!("{}wld", self.depth),
+            None if self.selectivity.0 > 0 => {
+                format!("{}@{}%", self.depth, self.selectivity.percent())
+            }
+            None => format!("{}", self.depth),
+        }
+    }
+}
+
 /// Depth-limited searches of positions one after another on one thread, the caller's table
 /// and no book: the values the trainer's evaluation and the ProbCut fitter measure.
 pub struct FixedDepth<'a, E: Evaluator> {

@@ -2,15 +2,15 @@
 //! a file is republished; what they offer for a position (the move to play, the hints); and
 //! learning a game into the user's book. The engine holds one [`PlayBooks`] and asks it.
 
-use super::choice::{book_children, choose};
-use super::pending;
-use super::store::{learn_game, LearnError};
-use super::{Book, BookInfo, BookSet, BookSource, Valuer, Verify};
-use crate::board::{Board, Move, Square};
-use crate::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use wedge_core::board::{Board, Move, Square};
+use wedge_core::book::choice::{book_children, choose};
+use wedge_core::book::pending;
+use wedge_core::book::store::{learn_game, LearnError};
+use wedge_core::book::{Book, BookInfo, BookSet, BookSource, Valuer, Verify};
+use wedge_core::rng::Rng;
 
 /// Where a book is and how to check it when it is (re)opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -293,7 +293,7 @@ impl PlayBooks {
             .map(|s| s.setting.clone())
     }
 
-    /// Keeps a game for the user's book (in its journal, see [`super::pending`]; in memory when
+    /// Keeps a game for the user's book (in its journal, see [`wedge_core::book::pending`]; in memory when
     /// the journal cannot be written), then learns every game waiting, this one last, with
     /// `threads` threads. The shipped book is never written. See [`PlayBooks::learn_waiting`].
     pub fn learn<V: Valuer>(
@@ -399,7 +399,8 @@ impl PlayBooks {
         let template = BookInfo {
             description: "Games learned by Wedge".into(),
             ..shipped.unwrap_or_else(|| {
-                super::BookBuilder::new(super::builder::DEFAULT_MIN_EMPTIES).info
+                wedge_core::book::BookBuilder::new(wedge_core::book::builder::DEFAULT_MIN_EMPTIES)
+                    .info
             })
         };
         // A journal that cannot be read is left as it is (named in the log); the games kept

@@ -2,14 +2,14 @@
 //! transposition table, the threads and the books. Every `wedge` command goes through it.
 
 use super::{BookSetting, Engine, EngineOptions, EventSink};
-use crate::book::Verify;
-use crate::eval::weights::WeightsError;
-use crate::eval::PatternEval;
-use crate::search::Searcher;
-use crate::search::TranspositionTable;
-use crate::search::{ProbCutError, ProbCutModel, TableError, TableSizeError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use wedge_core::book::Verify;
+use wedge_core::eval::weights::WeightsError;
+use wedge_core::eval::PatternEval;
+use wedge_core::search::Searcher;
+use wedge_core::search::TranspositionTable;
+use wedge_core::search::{ProbCutError, ProbCutModel, TableError, TableSizeError};
 
 /// Why an engine could not be assembled.
 #[derive(Debug, thiserror::Error)]
@@ -117,7 +117,7 @@ impl EngineBuilder {
     pub fn weights_path(&self) -> Result<PathBuf, BuildError> {
         match &self.weights {
             Some(p) => Ok(p.clone()),
-            None => crate::eval::weights::default_weights_path().ok_or(BuildError::NoWeights),
+            None => wedge_core::eval::weights::default_weights_path().ok_or(BuildError::NoWeights),
         }
     }
 
@@ -235,7 +235,7 @@ impl EngineBuilder {
         self.book
             .path
             .clone()
-            .or_else(|| crate::paths::find_data_file("books", "default.book"))
+            .or_else(|| wedge_core::paths::find_data_file("books", "default.book"))
     }
 
     /// The user's book (learned games): `--learn-book`, else the one under the user's data
@@ -248,7 +248,7 @@ impl EngineBuilder {
             .book
             .learn_book
             .clone()
-            .or_else(crate::paths::default_user_book)
+            .or_else(wedge_core::paths::default_user_book)
         else {
             tracing::warn!(
                 "neither $XDG_DATA_HOME nor $HOME is set: learned games are not stored (see \
@@ -258,13 +258,13 @@ impl EngineBuilder {
         };
         // Refused when there but no regular file; none yet is fine (the first learned game
         // makes it), and other failures are reported when the book is used.
-        if let Err(source) = crate::paths::regular_file(&path) {
-            if crate::paths::WrongKind::of(&source).is_some() {
+        if let Err(source) = wedge_core::paths::regular_file(&path) {
+            if wedge_core::paths::WrongKind::of(&source).is_some() {
                 return Err(BuildError::LearnBook { path, source });
             }
         }
         if let Ok(target) = std::fs::canonicalize(&path) {
-            let shipped = crate::paths::data_file_locations("books", "default.book");
+            let shipped = wedge_core::paths::data_file_locations("books", "default.book");
             if shipped
                 .iter()
                 .any(|s| std::fs::canonicalize(s).is_ok_and(|s| s == target))
@@ -323,7 +323,7 @@ impl EngineBuilder {
 /// Checks, before a thread loads it, that the weights file `path` is a regular file: `missing`
 /// when nothing is there, else what is there named.
 fn check_weights_file(path: &Path, missing: fn(PathBuf) -> BuildError) -> Result<(), BuildError> {
-    match crate::paths::regular_file(path) {
+    match wedge_core::paths::regular_file(path) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(missing(path.to_path_buf())),
         Err(e) => Err(WeightsError::new(path, e.into()).into()),

@@ -2,8 +2,8 @@
 //! child position is searched one ply shallower, all moves together depth after depth, so every
 //! completed depth gives a full list sorted best first.
 
-use crate::board::{Board, Move};
-use crate::search::{Limits, Report, Score, Selectivity, SolveMode};
+use wedge_core::board::{Board, Move};
+use wedge_core::search::{Limits, Report, Score, Selectivity, SolveMode};
 
 /// Midgame iterations stop this many plies short of the end before a solve (as the root does).
 const SOLVE_PRESEARCH_GAP: u32 = 10;

@@ -7,22 +7,23 @@
 //! This is the only API the protocols use; it knows nothing about who asked or how the answer
 //! is printed.
 
+mod books;
 mod builder;
 mod candidates;
 
-pub use crate::book::play::{BookSetting, LearnFailure};
+pub use books::{offered_moves, BookSetting, LearnFailure, OfferedMove};
 pub use builder::{BookOptions, BuildError, EngineBuilder};
 pub use candidates::{candidate_schedule, ScoredRootMove};
 
-use crate::board::{Board, Move};
-use crate::book::play::{OfferedMove, PlayBooks};
-use crate::eval::Evaluator;
-use crate::rng::Rng;
-use crate::search::{Limits, Report, Score, Searcher, Selectivity, TimeControl};
+use books::PlayBooks;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use wedge_core::board::{Board, Move};
+use wedge_core::eval::Evaluator;
+use wedge_core::rng::Rng;
+use wedge_core::search::{Limits, Report, Score, Searcher, Selectivity, TimeControl};
 
 /// Identifies one submitted task; every event carries the id of the task that produced it.
 pub type JobId = u64;
@@ -215,7 +216,9 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("wedge-engine".into())
             .spawn(move || {
-                let seed = options.book_seed.unwrap_or_else(crate::rng::fresh_seed);
+                let seed = options
+                    .book_seed
+                    .unwrap_or_else(wedge_core::rng::fresh_seed);
                 if options.book_randomness > 0 {
                     tracing::info!(
                         "book randomness {}: seed {seed} (--book-seed {seed} repeats the choices)",
@@ -359,7 +362,7 @@ impl<E: Evaluator> Worker<E> {
         if self.books.reopen() {
             let open = self.books.open_set();
             self.searcher
-                .set_book(open.map(|b| b as Arc<dyn crate::book::BookLookup>));
+                .set_book(open.map(|b| b as Arc<dyn wedge_core::book::BookLookup>));
         }
     }
 
@@ -416,7 +419,7 @@ impl<E: Evaluator> Worker<E> {
     ) -> Result<String, LearnFailure> {
         let eval = self.searcher.evaluator_arc();
         let make = |depth: u32| {
-            crate::search::SearchValuer::new(
+            wedge_core::search::SearchValuer::new(
                 Searcher::new(eval.clone(), 16, 1),
                 depth,
                 Selectivity::NONE,
@@ -620,7 +623,7 @@ pub fn limits_for_depth(depth: u32) -> Limits {
     let depth = depth.clamp(1, 60);
     Limits {
         selectivity: Selectivity::LEVEL,
-        solve: Some(crate::search::SolveMode::Exact),
+        solve: Some(wedge_core::search::SolveMode::Exact),
         solve_empties: (depth + EXACT_MARGIN).min(60),
         wld_empties: (depth + WLD_MARGIN).min(60),
         ..Limits::depth(depth)
@@ -630,8 +633,8 @@ pub fn limits_for_depth(depth: u32) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::SolveMode;
     use std::time::Duration;
+    use wedge_core::search::SolveMode;
 
     #[test]
     fn a_level_keeps_its_depth_and_solve_points_on_a_clock() {

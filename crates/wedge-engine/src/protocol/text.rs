@@ -1,9 +1,9 @@
 //! Text shared by the protocols: the board drawing with coordinates, whose turn and the legal
 //! moves; scores and principal variations; the result line of a finished game.
 
-use crate::board::{Move, Square, Squares};
-use crate::formats::{Color, Position};
 use std::fmt::Write as _;
+use wedge_core::board::{Move, Square, Squares};
+use wedge_core::formats::{Color, Position};
 
 /// A board drawing: columns `a`-`h` across, rows 1-8 down (a1 top left), `X` Black, `O`
 /// White, `*` on the legal moves of the side to move, `.` elsewhere; then whose turn it is

@@ -3,11 +3,11 @@
 //! stay within A discs of the root's value; done twice, once for each side erring, and repeated
 //! until nothing is left to add.
 
-use super::builder::{BookBuilder, Successor, SweepStats, Valuer};
 use super::expansion::children;
-use super::record::Deviation;
-use crate::board::{Board, Square};
 use std::collections::{BTreeMap, HashSet};
+use wedge_core::board::{Board, Square};
+use wedge_core::book::builder::{BookBuilder, Successor, SweepStats, Valuer};
+use wedge_core::book::record::Deviation;
 
 /// What a deviation run did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -106,12 +106,12 @@ pub fn deviate<V: Valuer>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::test_valuers::Hashed;
+    use wedge_core::book::test_valuers::Hashed;
 
     #[test]
     fn deviation_stays_inside_its_window_and_grows_the_book() {
         let mut book = BookBuilder::new(50);
-        let f5 = crate::board::Move::Play("f5".parse().unwrap());
+        let f5 = wedge_core::board::Move::Play("f5".parse().unwrap());
         book.add_game(&[f5]).unwrap();
         book.sweep(Some(&|| Hashed::new(7, false)), 1, &|_, _| {});
         let root = Board::START.canonical().0;

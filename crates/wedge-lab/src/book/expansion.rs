@@ -8,10 +8,12 @@
 //! parent then searches its next-best move outside the book, which widens the parent one move
 //! at a time in order of value: progressive widening that follows the search.
 
-use super::builder::{BookBuilder, LevelValuer, LocalThreads, Successor, SweepStats, Valuer};
-use super::record::NodeKind;
-use crate::board::{Board, Square, Squares};
 use std::collections::HashMap;
+use wedge_core::board::{Board, Square, Squares};
+use wedge_core::book::builder::{
+    BookBuilder, LevelValuer, LocalThreads, Successor, SweepStats, Valuer,
+};
+use wedge_core::book::record::NodeKind;
 
 /// Expansion parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -251,7 +253,7 @@ pub fn expansions_below(book: &BookBuilder, key: &Board) -> usize {
 /// Returns the expansions made. Ends with a refresh.
 pub fn cover<V: Valuer>(
     book: &mut BookBuilder,
-    lines: &[Vec<crate::board::Move>],
+    lines: &[Vec<wedge_core::board::Move>],
     required: usize,
     additive: bool,
     doe: &DropOut,
@@ -261,7 +263,7 @@ pub fn cover<V: Valuer>(
     for line in lines {
         let mut board = Board::START;
         for i in 0..=line.len() {
-            if let Some((b, _)) = super::builder::normalize(&board) {
+            if let Some((b, _)) = wedge_core::book::builder::normalize(&board) {
                 if book.keeps(&b) {
                     let key = b.canonical().0;
                     let at = DropOut { root: key, ..*doe };
@@ -277,7 +279,7 @@ pub fn cover<V: Valuer>(
                 }
             }
             let Some(&mv) = line.get(i) else { break };
-            if matches!(mv, crate::board::Move::Play(_)) && board.legal_moves() == 0 {
+            if matches!(mv, wedge_core::board::Move::Play(_)) && board.legal_moves() == 0 {
                 board = board.pass();
             }
             match board.apply(mv) {
@@ -293,8 +295,8 @@ pub fn cover<V: Valuer>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
-    use crate::book::test_valuers::Hashed;
+    use wedge_core::board::Move;
+    use wedge_core::book::test_valuers::Hashed;
 
     #[test]
     fn priorities_follow_the_formula_and_refresh_is_idempotent() {

@@ -38,16 +38,16 @@
 //! reproduce (a book with games added since its last sweep), so reading gives back exactly
 //! the book that was written.
 
-use super::builder::{BookBuilder, Node, Successor, Valuation, Valuer};
-use super::lookup::BookLookup;
-use super::record::{Deviation, NodeKind, DEFAULT_WEIGHT, MAX_GAMES};
-use crate::board::{Board, Square, Squares};
-use crate::framing::{Reader, Writer};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::collections::HashSet;
 use std::io::{self, Read, Write};
 use std::path::Path;
+use wedge_core::board::{Board, Square, Squares};
+use wedge_core::book::builder::{BookBuilder, Node, Successor, Valuation, Valuer};
+use wedge_core::book::lookup::BookLookup;
+use wedge_core::book::record::{Deviation, NodeKind, DEFAULT_WEIGHT, MAX_GAMES};
+use wedge_core::framing::{Reader, Writer};
 
 const MAGIC: &[u8; 8] = b"WEDGEFOR";
 /// The forest format version this build writes; it reads version 1 (games in 16 bits) too.
@@ -297,7 +297,7 @@ pub fn read_forest(input: &mut impl Read) -> Result<BookBuilder, ForestError> {
 pub fn export_forest(book: &BookBuilder, path: &Path) -> io::Result<()> {
     let mut bytes = Vec::new();
     write_forest(book, &mut bytes)?;
-    crate::paths::write_atomic(path, &bytes)
+    wedge_core::paths::write_atomic(path, &bytes)
 }
 
 /// Reads the forest at `path`.
@@ -306,7 +306,7 @@ pub fn import_forest(path: &Path) -> Result<BookBuilder, ForestError> {
         path: path.display().to_string(),
         source,
     };
-    let mut file = crate::paths::open_file(path).map_err(file_error)?;
+    let mut file = wedge_core::paths::open_file(path).map_err(file_error)?;
     read_forest(&mut file)
 }
 
@@ -617,8 +617,8 @@ fn decode_payload(bytes: &[u8]) -> Result<BookBuilder, ForestError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::Record;
-    use crate::rng::Rng;
+    use wedge_core::book::Record;
+    use wedge_core::rng::Rng;
 
     /// Deterministic stand-in for a search: the lowest allowed square, a value from the hash.
     struct FakeValuer;
@@ -641,7 +641,7 @@ mod tests {
         }
     }
 
-    fn random_game(rng: &mut Rng) -> Vec<crate::board::Move> {
+    fn random_game(rng: &mut Rng) -> Vec<wedge_core::board::Move> {
         let mut board = Board::START;
         let mut moves = Vec::new();
         while let Some(mv) = rng.random_move(&board) {

@@ -30,12 +30,12 @@
 //! none with fewer empties than the book keeps (those lines are still checked and counted).
 //! The start position is stored as played when some ply-1 line stores its position.
 
-use super::builder::{normalize, BookBuilder, Node, Successor};
-use super::record::NodeKind;
-use crate::board::{Board, Move, Squares};
 use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::Path;
+use wedge_core::board::{Board, Move, Squares};
+use wedge_core::book::builder::{normalize, BookBuilder, Node, Successor};
+use wedge_core::book::record::NodeKind;
 
 /// Why a text book was refused. Every error about a line names it (1-based).
 #[derive(Debug, thiserror::Error)]
@@ -389,12 +389,12 @@ pub fn write_text(book: &BookBuilder, out: &mut impl Write) -> io::Result<()> {
 pub fn export_text(book: &BookBuilder, path: &Path) -> io::Result<()> {
     let mut bytes = Vec::new();
     write_text(book, &mut bytes)?;
-    crate::paths::write_atomic(path, &bytes)
+    wedge_core::paths::write_atomic(path, &bytes)
 }
 
 /// Reads the text book at `path` into `book`.
 pub fn import_text(path: &Path, book: &mut BookBuilder) -> Result<TextStats, TextError> {
-    let text = crate::paths::read_text(path).map_err(|source| TextError::Io {
+    let text = wedge_core::paths::read_text(path).map_err(|source| TextError::Io {
         path: path.display().to_string(),
         source,
     })?;
@@ -404,7 +404,7 @@ pub fn import_text(path: &Path, book: &mut BookBuilder) -> Result<TextStats, Tex
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use wedge_core::rng::Rng;
 
     const REPERTOIRE: &str = "\
 # a small repertoire
@@ -500,16 +500,16 @@ mod tests {
     #[test]
     fn games_and_a_swept_book_round_trip_through_text() {
         struct FakeValuer;
-        impl crate::book::Valuer for FakeValuer {
+        impl wedge_core::book::Valuer for FakeValuer {
             fn best_of(
                 &mut self,
                 board: &Board,
                 allowed: u64,
                 exact: bool,
-                _: &dyn crate::book::BookLookup,
-            ) -> Option<crate::book::Valuation> {
-                Some(crate::book::Valuation {
-                    sq: crate::board::Square::first_of(allowed)?,
+                _: &dyn wedge_core::book::BookLookup,
+            ) -> Option<wedge_core::book::Valuation> {
+                Some(wedge_core::book::Valuation {
+                    sq: wedge_core::board::Square::first_of(allowed)?,
                     value: (board.hash() % 21) as i32 - 10,
                     depth: 4,
                     exact,

@@ -8,10 +8,10 @@ use super::error::DistribError;
 use super::exchange::{self, QueueCounts};
 use super::setup::{self, Queue};
 use super::valuation::ValuationUnit;
-use crate::book::{LevelValuer, Valuation, ValuationRequest};
-use crate::eval::Weights;
-use crate::search::Selectivity;
 use crate::train::selfplay::Model;
+use wedge_core::book::{LevelValuer, Valuation, ValuationRequest};
+use wedge_core::eval::Weights;
+use wedge_core::search::Selectivity;
 
 /// Positions per valuation unit: one, so that the few positions of an empties level spread over
 /// all workers (measured: two workers 1.63-1.66x the in-process speed with four a unit, 1.80x

@@ -12,7 +12,6 @@ use super::result::{self, key_of_subject, SELFPLAY_PREFIX, WORKER_HEADER};
 use super::setup::{self, Follower, SELFPLAY_UNITS};
 use super::termination::{self, Terminations, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
-use crate::eval::Weights;
 use crate::train::progress::Progress;
 use crate::train::selfplay::record::{CHECKSUM_LEN, HEADER_LEN};
 use crate::train::selfplay::{pending_batches, RunPlan, RunSummary, SelfPlay};
@@ -20,6 +19,7 @@ use async_nats::jetstream::{consumer::DeliverPolicy, stream};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use wedge_core::eval::Weights;
 
 /// A generous bound on a game's bytes in a batch file (5-byte header, a move and a value byte
 /// per ply, passes included), to check a batch fits in one message.

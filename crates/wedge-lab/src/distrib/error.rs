@@ -1,9 +1,9 @@
 //! Everything that can stop a queue command, as one typed error, and what can be wrong with
 //! an object (a fetched file or a result).
 
-use crate::eval::WeightsErrorKind;
-use crate::search::ProbCutError;
 use crate::train::selfplay::{RecordErrorKind, SelfplayError};
+use wedge_core::eval::WeightsErrorKind;
+use wedge_core::search::ProbCutError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DistribError {

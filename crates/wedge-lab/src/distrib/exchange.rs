@@ -28,7 +28,7 @@ pub trait KeyedUnit {
 
     /// The unit's identity: a checksum of its bytes.
     fn key_value(&self) -> u64 {
-        crate::framing::fnv1a64(&self.to_bytes())
+        wedge_core::framing::fnv1a64(&self.to_bytes())
     }
 
     /// [`KeyedUnit::key_value`] in hexadecimal (subjects, message ids, logs).

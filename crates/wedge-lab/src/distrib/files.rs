@@ -5,14 +5,14 @@
 //! cached, against the checksum the unit names before playing with it.
 
 use super::error::{nats, DistribError, ObjectError};
-use crate::eval::Weights;
-use crate::framing::fnv1a64;
-use crate::search::ProbCutModel;
 use crate::train::selfplay::{Model, WthorLines};
 use async_nats::jetstream::object_store::{self, ObjectStore};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tokio::io::AsyncReadExt;
+use wedge_core::eval::Weights;
+use wedge_core::framing::fnv1a64;
+use wedge_core::search::ProbCutModel;
 
 /// The object name of the weights with `checksum`.
 pub fn weights_name(checksum: u64) -> String {
@@ -152,7 +152,7 @@ impl Files {
         check: impl Fn(&[u8]) -> Result<T, ObjectError>,
     ) -> Result<T, DistribError> {
         let path = self.cache.join(name);
-        if let Ok(bytes) = crate::paths::read_file(&path) {
+        if let Ok(bytes) = wedge_core::paths::read_file(&path) {
             match check(&bytes) {
                 Ok(value) => return Ok(value),
                 Err(e) => eprintln!(
@@ -248,7 +248,7 @@ fn write_cache(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), DistribError
         path: dir.to_path_buf(),
         source,
     })?;
-    crate::paths::write_atomic(path, bytes).map_err(|source| DistribError::Io {
+    wedge_core::paths::write_atomic(path, bytes).map_err(|source| DistribError::Io {
         path: path.to_path_buf(),
         source,
     })

@@ -6,13 +6,15 @@
 
 use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
-use crate::board::{Move, Square};
-use crate::formats::{floor_char_boundary, format_ggf, parse_ggf, Clock, Color, Game, Position};
-use crate::framing::{Reader, Writer};
 use crate::tools::match_runner::game::{black_margin, Forfeit, GameEnd, GameOutcome};
 use crate::tools::match_runner::player::{EngineProtocol, MatchTimeControl};
 use crate::train::selfplay::record::PASS_BYTE;
 use std::time::Duration;
+use wedge_core::board::{Move, Square};
+use wedge_core::formats::{
+    floor_char_boundary, format_ggf, parse_ggf, Clock, Color, Game, Position,
+};
+use wedge_core::framing::{Reader, Writer};
 
 /// The unit message's first bytes.
 pub const MAGIC: [u8; 8] = *b"WEDGEMU1";
@@ -85,7 +87,7 @@ fn write_text(w: &mut Writer, text: &str) {
 
 fn read_text(
     r: &mut Reader<'_>,
-    t: &impl Fn(crate::framing::Truncated) -> MessageError,
+    t: &impl Fn(wedge_core::framing::Truncated) -> MessageError,
     max: usize,
     what: &str,
 ) -> Result<String, MessageError> {
@@ -130,7 +132,7 @@ fn write_side(w: &mut Writer, side: &QueuedSide) {
 
 fn read_side(
     r: &mut Reader<'_>,
-    t: &impl Fn(crate::framing::Truncated) -> MessageError,
+    t: &impl Fn(wedge_core::framing::Truncated) -> MessageError,
 ) -> Result<QueuedSide, MessageError> {
     let kind = r.u8().map_err(t)?;
     let engine = match kind {
@@ -407,12 +409,12 @@ pub fn result_from_bytes(bytes: &[u8], unit: &MatchUnit) -> Result<GameOutcome, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::GgfGame;
     use crate::tools::match_runner::game::forfeit_before_start;
+    use wedge_core::formats::GgfGame;
 
     fn opening() -> Game {
         let mut g = Game::new(Position {
-            board: crate::board::Board::START,
+            board: wedge_core::board::Board::START,
             to_move: Color::Black,
         });
         for s in ["f5", "d6", "c3"] {

@@ -9,14 +9,14 @@ use super::error::{nats, DistribError};
 use super::exchange::{self, QueueCounts};
 use super::match_game::{MatchUnit, QueuedSide};
 use super::setup::{self, Queue, RETENTION, RUNS_PREFIX};
-use crate::eval::Weights;
-use crate::framing::fnv1a64;
 use crate::tools::match_runner::{distinct_games, Event, GameSource, MatchConfig, MatchError};
 use crate::train::selfplay::Model;
 use async_nats::jetstream::stream::LastRawMessageErrorKind;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Duration;
+use wedge_core::eval::Weights;
+use wedge_core::framing::fnv1a64;
 
 /// The games of a match, played on the workers of a queue.
 pub struct QueueGames<'a> {
@@ -100,7 +100,7 @@ async fn run_id(queue: &Queue, identity: u64, resume: bool) -> Result<u64, Distr
     let runs = queue.runs().await?;
     let subject = format!("{RUNS_PREFIX}match.{identity:016x}");
     if !resume {
-        let run = crate::rng::fresh_seed();
+        let run = wedge_core::rng::fresh_seed();
         queue
             .js
             .publish(subject.clone(), format!("{run:016x}").into())
@@ -133,7 +133,7 @@ async fn run_id(queue: &Queue, identity: u64, resume: bool) -> Result<u64, Distr
             what: format!("reading {subject}"),
             message: format!(
                 "not a run id: {:?}",
-                &text[..crate::formats::floor_char_boundary(&text, 40)]
+                &text[..wedge_core::formats::floor_char_boundary(&text, 40)]
             ),
         })?;
     eprintln!("wedge match: resuming run {run:016x}");

@@ -2,8 +2,8 @@
 //! results): an 8-byte magic, a version, the body and an FNV-1a 64 trailer; and the one typed
 //! error a message that cannot be used is refused with.
 
-use crate::board::Board;
-use crate::framing::{verify_trailer, Reader, Truncated};
+use wedge_core::board::Board;
+use wedge_core::framing::{verify_trailer, Reader, Truncated};
 
 /// Why a message is not a unit or result we can use.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

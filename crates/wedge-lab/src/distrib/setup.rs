@@ -133,7 +133,7 @@ pub async fn connect(url: &str) -> Result<Queue, DistribError> {
 /// consumer made sure of, and the weights and ProbCut models of `models` in the object store.
 pub async fn coordinator(
     url: &str,
-    models: &[(&crate::eval::Weights, &crate::train::selfplay::Model)],
+    models: &[(&wedge_core::eval::Weights, &crate::train::selfplay::Model)],
 ) -> Result<Queue, DistribError> {
     let queue = connect(url).await?;
     let units = queue.units().await?;

@@ -6,14 +6,14 @@
 
 use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
-use crate::board::{Board, Move, Square};
-use crate::eval::Evaluator;
-use crate::framing::{Reader, Writer};
-use crate::search::{ProbCutModel, Report, Score, Searcher, Selectivity, SolveMode};
 use crate::tools::solve::search_each;
 pub use crate::tools::solve::SolveSearch;
 use crate::train::selfplay::record::PASS_BYTE;
 use std::sync::Arc;
+use wedge_core::board::{Board, Move, Square};
+use wedge_core::eval::Evaluator;
+use wedge_core::framing::{Reader, Writer};
+use wedge_core::search::{ProbCutModel, Report, Score, Searcher, Selectivity, SolveMode};
 
 /// The unit message's first bytes.
 pub const MAGIC: [u8; 8] = *b"WEDGESU1";
@@ -189,7 +189,7 @@ pub fn result_to_bytes(key: u64, reports: &[Report]) -> Vec<u8> {
 /// One report of a result; `i` numbers it in errors.
 fn read_report(
     r: &mut Reader<'_>,
-    t: &impl Fn(crate::framing::Truncated) -> MessageError,
+    t: &impl Fn(wedge_core::framing::Truncated) -> MessageError,
     board: &Board,
     i: usize,
 ) -> Result<Report, MessageError> {
@@ -261,8 +261,8 @@ pub fn result_from_bytes(bytes: &[u8], unit: &SolveUnit) -> Result<Vec<Report>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::heuristic::Heuristic;
-    use crate::rng::Rng;
+    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::rng::Rng;
 
     /// The exact score of `b` by plain alpha-beta (the oracle).
     fn exact(b: &Board, mut alpha: i32, beta: i32) -> i32 {

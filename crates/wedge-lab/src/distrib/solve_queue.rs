@@ -7,10 +7,10 @@ use super::error::DistribError;
 use super::exchange::{self, QueueCounts};
 use super::setup;
 use super::solve::{SolveSearch, SolveUnit};
-use crate::board::Board;
-use crate::eval::Weights;
-use crate::search::Report;
 use crate::train::selfplay::Model;
+use wedge_core::board::Board;
+use wedge_core::eval::Weights;
+use wedge_core::search::Report;
 
 /// How `wedge solve --queue` asks.
 pub struct QueueSolve<'a> {

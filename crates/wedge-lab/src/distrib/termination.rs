@@ -103,7 +103,7 @@ impl std::fmt::Display for Termination {
 
 /// The first `max` bytes of `text`, cut at a character boundary.
 fn cut(text: &str, max: usize) -> &str {
-    &text[..crate::formats::floor_char_boundary(text, max)]
+    &text[..wedge_core::formats::floor_char_boundary(text, max)]
 }
 
 impl Termination {

@@ -4,8 +4,8 @@
 //! checksummed binary message. The batch is a pure function of these, so a unit can be played
 //! by any worker, any number of times, with the same bytes as the result.
 
-use crate::framing::{fnv1a64, verify_trailer, Reader, Writer};
 use crate::train::selfplay::{BatchId, Settings};
+use wedge_core::framing::{fnv1a64, verify_trailer, Reader, Writer};
 
 /// The message's first bytes.
 pub const MAGIC: [u8; 8] = *b"WEDGEWU1";

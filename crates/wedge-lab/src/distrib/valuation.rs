@@ -6,12 +6,14 @@
 
 use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
-use crate::board::{Board, Square};
-use crate::book::{BookExcerpt, BookHit, LevelValuer, LocalThreads, Valuation, ValuationRequest};
-use crate::eval::Evaluator;
-use crate::framing::{Reader, Truncated, Writer};
-use crate::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
 use std::sync::Arc;
+use wedge_core::board::{Board, Square};
+use wedge_core::book::{
+    BookExcerpt, BookHit, LevelValuer, LocalThreads, Valuation, ValuationRequest,
+};
+use wedge_core::eval::Evaluator;
+use wedge_core::framing::{Reader, Truncated, Writer};
+use wedge_core::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
 
 /// The unit message's first bytes.
 pub const MAGIC: [u8; 8] = *b"WEDGEVU1";
@@ -274,9 +276,9 @@ pub fn result_from_bytes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::{BookBuilder, BookLookup, Valuer};
-    use crate::eval::heuristic::Heuristic;
-    use crate::rng::Rng;
+    use wedge_core::book::{BookBuilder, BookLookup, Valuer};
+    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::rng::Rng;
 
     /// A small book valued by real depth-2 searches, and units of its played positions.
     fn sample() -> (BookBuilder, ValuationUnit) {

@@ -19,7 +19,6 @@ use super::solve::{self, SolveUnit};
 use super::termination::{self, Fault, Termination, Verdict, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
-use crate::search::TranspositionTable;
 use crate::tools::match_runner::{self as matches, game::GameLimits, player::EngineSpec};
 use crate::train::selfplay::SelfPlay;
 use async_nats::jetstream::{AckKind, Message};
@@ -27,6 +26,7 @@ use futures_util::StreamExt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tokio::signal::unix::{signal, Signal, SignalKind};
+use wedge_core::search::TranspositionTable;
 
 /// How a worker runs.
 #[derive(Clone, Debug)]

@@ -4,13 +4,13 @@
 //! only between runs on the same machine. Also the stop latency: how soon a running search
 //! returns once its stop flag is set (tests only check that it stops, with a generous bound).
 
-use crate::board::Board;
-use crate::eval::Evaluator;
-use crate::formats::{parse_position, replay_inferring_passes};
-use crate::search::{Limits, Report, Searcher, SolveMode};
 use crate::tools::perft::{perft, PassRule};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use wedge_core::board::Board;
+use wedge_core::eval::Evaluator;
+use wedge_core::formats::{parse_position, replay_inferring_passes};
+use wedge_core::search::{Limits, Report, Searcher, SolveMode};
 
 /// One workload's result.
 #[derive(Clone, Debug)]
@@ -194,7 +194,7 @@ pub fn depth_in_time<E: Evaluator>(
 ) -> Vec<(&'static str, u32)> {
     let stop = AtomicBool::new(false);
     let limits = Limits {
-        time: crate::search::TimeControl::PerMove(budget),
+        time: wedge_core::search::TimeControl::PerMove(budget),
         ..Limits::depth(60)
     };
     OPENINGS

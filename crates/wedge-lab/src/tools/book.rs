@@ -2,28 +2,28 @@
 //! text interchange formats, synthetic books for benchmarks, and the probe-latency bench. The
 //! searches that value book positions are plugged in here (the book itself never searches).
 
-use crate::board::{Board, Move, Square, Squares};
-use crate::book::builder::{normalize, SweepStats};
-use crate::book::file::encode_book;
-use crate::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
-use crate::book::{Book, BookBuilder, BookInfo};
-use crate::eval::Evaluator;
-pub use crate::formats::GamePlace;
-use crate::formats::{read_game_records, FileGame, Position};
-use crate::search::{SearchValuer, Searcher, Selectivity, TableError};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+use wedge_core::board::{Board, Move, Square, Squares};
+use wedge_core::book::builder::{normalize, SweepStats};
+use wedge_core::book::file::encode_book;
+use wedge_core::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
+use wedge_core::book::{Book, BookBuilder, BookInfo};
+use wedge_core::eval::Evaluator;
+pub use wedge_core::formats::GamePlace;
+use wedge_core::formats::{read_game_records, FileGame, Position};
+use wedge_core::search::{SearchValuer, Searcher, Selectivity, TableError};
 
 /// Why a book tool failed.
 #[derive(Debug, thiserror::Error)]
 pub enum BookToolError {
     #[error(transparent)]
-    Games(#[from] crate::formats::GameFileError),
+    Games(#[from] wedge_core::formats::GameFileError),
     #[error(transparent)]
     Write(std::io::Error),
     #[error(transparent)]
-    Book(#[from] crate::book::BookError),
+    Book(#[from] wedge_core::book::BookError),
     #[error("valuing on the queue: {0} (the book was not published since the last batch)")]
     Remote(String),
 }
@@ -212,7 +212,7 @@ pub fn value_book<E: Evaluator + 'static>(
             });
         }
     };
-    let mut local = crate::book::LocalThreads {
+    let mut local = wedge_core::book::LocalThreads {
         make: &make,
         threads: valuers.len(),
     };
@@ -231,7 +231,7 @@ pub struct LevelCheckpoints<'a> {
     path: &'a Path,
     every: std::time::Duration,
     last: Instant,
-    failed: Option<crate::book::BookError>,
+    failed: Option<wedge_core::book::BookError>,
 }
 
 impl<'a> LevelCheckpoints<'a> {
@@ -390,7 +390,7 @@ pub fn synthetic_records(bytes: u64, seed: u64) -> Vec<Record> {
         slots *= 2;
     }
     let entries = (slots * 6 / 10) as usize;
-    let mut rng = crate::rng::Rng::new(seed);
+    let mut rng = wedge_core::rng::Rng::new(seed);
     let mut seen = std::collections::HashSet::with_capacity(entries);
     let mut out = Vec::with_capacity(entries);
     while out.len() < entries {
@@ -442,7 +442,7 @@ pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize
     let records = synthetic_records(bytes, seed);
     let info = BookInfo {
         min_empties: 20,
-        level: crate::book::Consistency::Negamaxed,
+        level: wedge_core::book::Consistency::Negamaxed,
         search_depth: 12,
         solve_empties: 20,
         weighted: false,
@@ -451,14 +451,14 @@ pub fn write_synthetic(path: &Path, bytes: u64, seed: u64) -> Result<(u64, usize
     };
     let image = encode_book(&info, &records);
     let size = image.len() as u64;
-    crate::paths::write_atomic(path, &image).map_err(BookToolError::Write)?;
+    wedge_core::paths::write_atomic(path, &image).map_err(BookToolError::Write)?;
     Ok((size, records.len()))
 }
 
 /// Probe latency on a hot book: `probes` probes of stored positions (and as many of absent
 /// ones), timed one by one. Returns (median ns, p99 ns) for hits and for misses.
 pub fn probe_latency(book: &Book, probes: usize, seed: u64) -> ([f64; 2], [f64; 2]) {
-    let mut rng = crate::rng::Rng::new(seed);
+    let mut rng = wedge_core::rng::Rng::new(seed);
     // Stored positions spread over the whole table, in a random orientation.
     let stride = (book.len() as usize / probes.max(1)).max(1);
     let mut stored: Vec<Board> = book
@@ -467,7 +467,7 @@ pub fn probe_latency(book: &Book, probes: usize, seed: u64) -> ([f64; 2], [f64; 
         .filter_map(Result::ok)
         .map(|r| {
             r.key
-                .transform(crate::board::Symmetry::ALL[rng.below(8) as usize])
+                .transform(wedge_core::board::Symmetry::ALL[rng.below(8) as usize])
         })
         .take(probes.max(1))
         .collect();
@@ -652,10 +652,10 @@ pub const REMOTE_BATCH: usize = 32;
 pub fn expand_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     path: &Path,
-    (eval, probcut): (Arc<E>, Arc<crate::search::ProbCutModel>),
+    (eval, probcut): (Arc<E>, Arc<wedge_core::search::ProbCutModel>),
     doe: &crate::book::expansion::DropOut,
     plan: &ExpandPlan,
-    mut remote: Option<&mut dyn crate::book::LevelValuer>,
+    mut remote: Option<&mut dyn wedge_core::book::LevelValuer>,
 ) -> Result<ExpandReport, BookToolError> {
     let ExpandPlan {
         budget,
@@ -665,7 +665,7 @@ pub fn expand_book<E: Evaluator + 'static>(
         ..
     } = *plan;
     use crate::book::expansion::{expand_batch, expand_batch_with, expand_once, refresh};
-    use crate::search::SearchValuer;
+    use wedge_core::search::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
     // One thread: expansions one by one. Several: batches of leaves valued side by side, each
     // search on one thread (shallow searches gain little from splitting).
@@ -763,7 +763,7 @@ pub fn quality_text<E: Evaluator + 'static>(
     depth: u32,
     branch_plies: usize,
 ) -> String {
-    use crate::book::choice::book_children;
+    use wedge_core::book::choice::book_children;
     let searcher = Searcher::new(eval, 64, 1);
     let stop = std::sync::atomic::AtomicBool::new(false);
     // Starting prefixes: the empty line, then one per stored reply in the first plies.
@@ -810,7 +810,7 @@ pub fn quality_text<E: Evaluator + 'static>(
             if seen.insert(b.canonical().0) {
                 let r = searcher.search_among(
                     &b,
-                    &crate::search::Limits::depth(depth),
+                    &wedge_core::search::Limits::depth(depth),
                     u64::MAX,
                     None,
                     &stop,

@@ -2,19 +2,19 @@
 //! solver's values, and the search takes book values. They live here, above both, so the
 //! book never imports the search.
 
-use crate::board::Move;
-use crate::board::{Board, Square, Squares};
-use crate::book::builder::{normalize, Successor};
 use crate::book::expansion::{expand_batch, expand_once, refresh, DropOut, Priorities};
-use crate::book::file::encode_book;
-use crate::book::test_valuers::Hashed;
-use crate::book::{
+use std::sync::atomic::AtomicBool;
+use wedge_core::board::Move;
+use wedge_core::board::{Board, Square, Squares};
+use wedge_core::book::builder::{normalize, Successor};
+use wedge_core::book::file::encode_book;
+use wedge_core::book::test_valuers::Hashed;
+use wedge_core::book::{
     Book, BookBuilder, BookLookup, Consistency, NodeKind, Valuation, Valuer, Verify,
 };
-use crate::eval::heuristic::Heuristic;
-use crate::rng::Rng;
-use crate::search::TranspositionTable;
-use std::sync::atomic::AtomicBool;
+use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::rng::Rng;
+use wedge_core::search::TranspositionTable;
 
 /// The exact value of a position (the end of the game included).
 pub fn solve(board: &Board, tt: &TranspositionTable) -> i32 {
@@ -22,7 +22,7 @@ pub fn solve(board: &Board, tt: &TranspositionTable) -> i32 {
         return board.final_score();
     }
     let stop = AtomicBool::new(false);
-    crate::search::solve_root(board, -64, 64, tt, &Heuristic, &stop).score
+    wedge_core::search::solve_root(board, -64, 64, tt, &Heuristic, &stop).score
 }
 
 /// Solves every allowed move exactly. With `claim_exact` false it reports a midgame depth,
@@ -202,12 +202,22 @@ fn the_search_takes_book_values_within_three_plies_of_the_root() {
     let book = std::sync::Arc::new(
         Book::from_bytes(encode_book(&b.info, &b.records()), Verify::Full).unwrap(),
     );
-    let mut searcher = crate::search::Searcher::new(std::sync::Arc::new(Heuristic), 1, 1);
+    let mut searcher = wedge_core::search::Searcher::new(std::sync::Arc::new(Heuristic), 1, 1);
     let stop = AtomicBool::new(false);
-    let plain = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
+    let plain = searcher.search(
+        &root,
+        &wedge_core::search::Limits::depth(4),
+        &stop,
+        &mut |_| {},
+    );
     searcher.set_book(Some(book));
-    let r = searcher.search(&root, &crate::search::Limits::depth(4), &stop, &mut |_| {});
-    assert_eq!(r.score, crate::search::Score::from_discs(expected));
+    let r = searcher.search(
+        &root,
+        &wedge_core::search::Limits::depth(4),
+        &stop,
+        &mut |_| {},
+    );
+    assert_eq!(r.score, wedge_core::search::Score::from_discs(expected));
     assert!(r.nodes < plain.nodes, "{} vs {}", r.nodes, plain.nodes);
 }
 
@@ -215,8 +225,8 @@ fn the_search_takes_book_values_within_three_plies_of_the_root() {
 fn a_batch_size_makes_the_same_book_on_one_thread_and_on_two() {
     // Real searches (the heuristic evaluation, depth 4) value the leaves; each valuation starts
     // from an empty table, so the threads' share of the work cannot change a value or a move.
-    use crate::search::{SearchValuer, Searcher, Selectivity};
     use std::sync::Arc;
+    use wedge_core::search::{SearchValuer, Searcher, Selectivity};
     let root = near_end_root(3, 40);
     let grow = |threads: usize| {
         let mut book = BookBuilder::new(30);
@@ -249,9 +259,9 @@ fn a_valuation_with_the_excerpt_equals_one_with_the_whole_book() {
     // Book values from a stand-in valuer on short random games, then real searches (the
     // heuristic evaluation, depth 4) of every move of the played positions: their first plies
     // land in the book, deeper ones in it by transposition.
-    use crate::book::BookExcerpt;
-    use crate::search::{SearchValuer, Searcher, Selectivity};
     use std::sync::Arc;
+    use wedge_core::book::BookExcerpt;
+    use wedge_core::search::{SearchValuer, Searcher, Selectivity};
     let mut rng = Rng::new(5);
     let mut book = BookBuilder::new(46);
     for _ in 0..30 {
@@ -303,7 +313,8 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
     }
     assert!(expansions >= 10, "{expansions}");
     let tt = TranspositionTable::new(8);
-    let is_exact = |key: &Board, node: &crate::book::Node| node.value as i32 == solve(key, &tt);
+    let is_exact =
+        |key: &Board, node: &wedge_core::book::Node| node.value as i32 == solve(key, &tt);
     let before = book.sorted_nodes();
     let leaves = before
         .iter()
@@ -343,7 +354,7 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
     // Stopped after the first empties count, written and read back (which forgets what was
     // stale), then resumed from the next count: the same values.
     let mut first = None;
-    let mut local = crate::book::LocalThreads {
+    let mut local = wedge_core::book::LocalThreads {
         make: &|| Solver::new(false),
         threads: 1,
     };

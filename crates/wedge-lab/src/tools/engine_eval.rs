@@ -3,8 +3,8 @@
 
 use super::match_runner::engine::{EngineError, StartError};
 use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl, Player};
-use crate::formats::{parse_move_item, Game, GgfGame, MoveItemError, Position};
 use std::time::{Duration, Instant};
+use wedge_core::formats::{parse_move_item, Game, GgfGame, MoveItemError, Position};
 
 /// Why another engine's values could not be had.
 #[derive(Debug, thiserror::Error)]

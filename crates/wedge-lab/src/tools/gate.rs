@@ -7,9 +7,9 @@ use super::match_runner::openings::{read_openings, OpeningsError};
 use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl};
 use super::match_runner::stats::{Sprt, SprtDecision};
 use super::match_runner::{distinct_games, run_match, MatchConfig, MatchError};
-use crate::formats::Clock;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use wedge_core::formats::Clock;
 
 /// `wedge gate`: the candidate against the current weights.
 #[derive(clap::Args, Clone, Debug)]
@@ -113,10 +113,10 @@ pub fn run_gate(
 ) -> Result<GateDecision, GateError> {
     let current = match &args.current {
         Some(p) => p.clone(),
-        None => crate::eval::weights::default_weights_path().ok_or(GateError::NoCurrent)?,
+        None => wedge_core::eval::weights::default_weights_path().ok_or(GateError::NoCurrent)?,
     };
     for w in [&args.candidate, &current] {
-        crate::paths::regular_file(w).map_err(|source| GateError::Weights {
+        wedge_core::paths::regular_file(w).map_err(|source| GateError::Weights {
             path: w.clone(),
             source,
         })?;
@@ -129,7 +129,7 @@ pub fn run_gate(
     }
     let openings_path = match &args.openings {
         Some(p) => p.clone(),
-        None => crate::paths::find_data_file("books", "openings-8ply.txt")
+        None => wedge_core::paths::find_data_file("books", "openings-8ply.txt")
             .ok_or(GateError::NoOpenings)?,
     };
     let openings = read_openings(&openings_path)?;

@@ -1,7 +1,7 @@
 //! Perft: counts the leaves of the game tree from a position to a fixed depth. Single thread,
 //! no hashing and no symmetry shortcuts, so it measures raw move generation and flips.
 
-use crate::board::{Board, Square, Squares};
+use wedge_core::board::{Board, Square, Squares};
 
 /// How passes and finished games are counted (engines.md section 1.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,14 +2,14 @@
 //! evaluation in use (positions sampled from the WTHOR games before 2017, each searched at
 //! every depth up to a maximum), fits the Multi-ProbCut error model and writes it atomically.
 
-use crate::board::Board;
-use crate::eval::Evaluator;
-use crate::formats::{parse_wthor, read_file, wthor_files, GameFileError};
-use crate::rng::Rng;
-use crate::search::{FixedDepth, ProbCutModel, Sample, TranspositionTable};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use wedge_core::board::Board;
+use wedge_core::eval::Evaluator;
+use wedge_core::formats::{parse_wthor, read_file, wthor_files, GameFileError};
+use wedge_core::rng::Rng;
+use wedge_core::search::{FixedDepth, ProbCutModel, Sample, TranspositionTable};
 
 /// Games from these years are never used for fitting (held out like the evaluation's test set).
 pub const FIRST_HELD_OUT_YEAR: u16 = 2017;
@@ -127,7 +127,7 @@ pub fn fit_and_write<E: Evaluator>(
         // A file without pairs would be refused when loaded.
         return Err(ProbCutFitError::NoModel(total));
     }
-    crate::paths::write_atomic(out, model.to_text().as_bytes()).map_err(|source| {
+    wedge_core::paths::write_atomic(out, model.to_text().as_bytes()).map_err(|source| {
         ProbCutFitError::Write {
             path: out.to_path_buf(),
             source,

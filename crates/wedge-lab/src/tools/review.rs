@@ -12,21 +12,21 @@
 //! after the move played values it above the first search's choice, the move played is the
 //! best one found.
 
-use crate::board::{Board, Move};
-use crate::book::play::{offered_moves, OfferedMove};
-use crate::book::BookSource;
-use crate::engine::ScoredRootMove;
-use crate::eval::Evaluator;
-use crate::formats::{
-    format_position, format_transcript, Color, Game, GameFileError, GamePlace, GameRecordError,
-    Position,
-};
-use crate::search::{Limits, Score, Searcher, Selectivity, SolveMode, TimeControl};
 use crate::tools::json::Json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use wedge_core::board::{Board, Move};
+use wedge_core::book::BookSource;
+use wedge_core::eval::Evaluator;
+use wedge_core::formats::{
+    format_position, format_transcript, Color, Game, GameFileError, GamePlace, GameRecordError,
+    Position,
+};
+use wedge_core::search::{Limits, Score, Searcher, Selectivity, SolveMode, TimeControl};
+use wedge_engine::ScoredRootMove;
+use wedge_engine::{offered_moves, OfferedMove};
 
 /// A move losing at least this much is a mistake.
 pub const MISTAKE: Score = Score::from_discs(2);
@@ -871,10 +871,10 @@ pub struct FileGames {
     pub errors: Vec<ReviewError>,
 }
 
-/// The games of `path` ([`crate::formats::read_game_records`]); a file that cannot be read,
+/// The games of `path` ([`wedge_core::formats::read_game_records`]); a file that cannot be read,
 /// or holds no game, is an error of its own.
 pub fn read_games(path: &Path) -> Result<FileGames, ReviewError> {
-    let records = crate::formats::read_game_records(path)?;
+    let records = wedge_core::formats::read_game_records(path)?;
     if records.is_empty() {
         return Err(ReviewError::NoGame {
             path: path.to_path_buf(),
@@ -897,10 +897,10 @@ pub fn read_games(path: &Path) -> Result<FileGames, ReviewError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::heuristic::Heuristic;
-    use crate::formats::{replay_inferring_passes, PassPolicy, Position};
-    use crate::search::{solve_root, TranspositionTable};
     use std::sync::Arc;
+    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::formats::{replay_inferring_passes, PassPolicy, Position};
+    use wedge_core::search::{solve_root, TranspositionTable};
 
     fn value(mv: &str, discs: i32, kind: ValueKind) -> MoveValue {
         let mv: Move = mv.parse().unwrap();

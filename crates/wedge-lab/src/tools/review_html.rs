@@ -9,8 +9,8 @@
 use super::html::{escape, page};
 use super::json::Json;
 use super::review::{decided_text, GameReview, MoveReview};
-use crate::formats::Color;
 use std::fmt::Write as _;
+use wedge_core::formats::Color;
 
 /// The page for `reviews`, carrying `data` (their JSON) for its script.
 pub fn to_html(title: &str, data: &Json, reviews: &[GameReview], errors: &[String]) -> String {

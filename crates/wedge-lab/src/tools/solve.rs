@@ -2,12 +2,12 @@
 //! depth), prints one row per position and a total, and checks the answers the file carries;
 //! the rows may also come from a queue's workers ([`SolveTable`]).
 
-use crate::board::Board;
-use crate::eval::Evaluator;
-use crate::formats::ObfEntry;
-use crate::search::{Limits, Report, Score, Searcher, Selectivity, SolveMode};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+use wedge_core::board::Board;
+use wedge_core::eval::Evaluator;
+use wedge_core::formats::ObfEntry;
+use wedge_core::search::{Limits, Report, Score, Searcher, Selectivity, SolveMode};
 
 /// What each position is searched for: an exact or win/loss/draw solve, or a depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +119,7 @@ impl<'a> SolveTable<'a> {
             "{:>4} {:>7} {:>6} {:>5} {:>+6} {:>8} {:>14} {:>10.3} {:>12.0}{}",
             index,
             board.empty_count(),
-            depth_label(&report),
+            report.depth_label(),
             report.best.to_string(),
             report.score,
             expected,
@@ -204,7 +204,7 @@ pub fn search_each<'a, E: Evaluator>(
             tracing::debug!(
                 "position {}: depth {} move {} score {:+} nodes {} time {:.3} s",
                 i + 1,
-                depth_label(r),
+                r.depth_label(),
                 r.best,
                 r.score,
                 r.nodes,
@@ -212,14 +212,4 @@ pub fn search_each<'a, E: Evaluator>(
             )
         })
     })
-}
-
-/// `24`, `12@95%` or `exact`/`wld` labels as the peers print them.
-pub fn depth_label(r: &Report) -> String {
-    match r.solved {
-        Some(SolveMode::Exact) => format!("{}", r.depth),
-        Some(SolveMode::WinLossDraw) => format!("{}wld", r.depth),
-        None if r.selectivity.0 > 0 => format!("{}@{}%", r.depth, r.selectivity.percent()),
-        None => format!("{}", r.depth),
-    }
 }

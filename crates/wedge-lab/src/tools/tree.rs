@@ -3,11 +3,11 @@
 //! node is shown) and writes one self-contained HTML file showing each node's window, value
 //! and cut-off, with the negamax invariant checked at every interior node.
 
-use crate::board::{Board, Move};
-use crate::eval::Evaluator;
-use crate::search::{mobility_order, principal_variation_rule};
 use crate::tools::html::{escape, page};
 use std::fmt::Write as _;
+use wedge_core::board::{Board, Move};
+use wedge_core::eval::Evaluator;
+use wedge_core::search::{mobility_order, principal_variation_rule};
 
 /// One recorded node.
 #[derive(Clone, Debug)]
@@ -230,12 +230,12 @@ fn write_node(tree: &SearchTree, id: usize, s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::heuristic::Heuristic;
+    use wedge_core::eval::heuristic::Heuristic;
 
     #[test]
     fn recorded_tree_satisfies_negamax_and_matches_plain_alpha_beta() {
         let b = Board::START
-            .play(crate::board::Square::from_index(37))
+            .play(wedge_core::board::Square::from_index(37))
             .unwrap();
         let tree = record(&Heuristic, &b, 4).unwrap();
         assert!(tree.nodes.iter().all(|n| n.violation.is_none()));
@@ -252,7 +252,7 @@ mod tests {
             if m == 0 {
                 return -negamax(b.pass(), d - 1);
             }
-            crate::board::Squares(m)
+            wedge_core::board::Squares(m)
                 .map(|sq| -negamax(b.play(sq).unwrap(), d - 1))
                 .max()
                 .unwrap()

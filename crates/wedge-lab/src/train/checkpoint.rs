@@ -3,9 +3,9 @@
 //! progress. A checkpoint made under a different configuration or dataset is not resumed.
 
 use super::dataset::{CacheError, CacheProblem};
-use crate::eval::weights::write_atomic;
-use crate::framing::{Reader, Truncated, Writer};
 use std::path::Path;
+use wedge_core::eval::weights::write_atomic;
+use wedge_core::framing::{Reader, Truncated, Writer};
 
 /// Everything needed to resume a fit.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,7 +85,7 @@ impl Checkpoint {
 
     /// The checkpoint at `path`, `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Checkpoint>, CacheError> {
-        match crate::paths::read_file(path) {
+        match wedge_core::paths::read_file(path) {
             Ok(bytes) => {
                 Checkpoint::from_bytes(&bytes)
                     .map(Some)

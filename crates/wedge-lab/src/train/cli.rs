@@ -9,10 +9,10 @@ use super::label::{label_games, LabelConfig};
 use super::progress::Progress;
 use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
 use super::TrainError;
-use crate::eval::heuristic::Heuristic;
-use crate::eval::weights::write_atomic;
-use crate::eval::PatternEval;
 use std::path::PathBuf;
+use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::weights::write_atomic;
+use wedge_core::eval::PatternEval;
 
 /// `wedge train`: fit the evaluation weights on game records.
 #[derive(clap::Args, Clone, Debug)]
@@ -169,7 +169,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
         sources.push(Source {
             cache: label_dir.join(format!(
                 "user{i}-{stem}-{:016x}-s{}{limit_tag}.lbl",
-                crate::framing::fnv1a64(path.to_string_lossy().as_bytes()),
+                wedge_core::framing::fnv1a64(path.to_string_lossy().as_bytes()),
                 args.solve_empties
             )),
             name: stem,
@@ -260,7 +260,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
 
 /// True for the games kept aside to watch the fit (one in 20, by a hash of the game id).
 pub fn is_validation(s: &LabelledPosition) -> bool {
-    crate::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
+    wedge_core::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
 }
 
 /// A command-line value that is not what its option takes.
@@ -299,7 +299,7 @@ fn parse_fraction(text: &str) -> Result<f64, BadValue> {
 /// True for the training games kept by `--game-fraction` (by a hash of the game id that is
 /// independent of the validation split).
 fn in_fraction(s: &LabelledPosition, fraction: f64) -> bool {
-    let bucket = crate::board::hash::mix64(u64::from(s.game) ^ 0xF4AC_710E) % 1_000_000;
+    let bucket = wedge_core::board::hash::mix64(u64::from(s.game) ^ 0xF4AC_710E) % 1_000_000;
     (bucket as f64) < fraction * 1_000_000.0
 }
 
@@ -439,7 +439,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     }
     let init = match &args.init {
         Some(path) => {
-            let w = crate::eval::weights::Weights::load(path)?;
+            let w = wedge_core::eval::weights::Weights::load(path)?;
             let model = Model::from_weights(&w).map_err(|source| TrainError::StartWeights {
                 path: path.clone(),
                 source,
@@ -506,7 +506,7 @@ mod tests {
 
     fn sample(game: u32) -> LabelledPosition {
         LabelledPosition {
-            board: crate::board::Board::default(),
+            board: wedge_core::board::Board::default(),
             label: 0,
             kind: LabelKind::Theoretical,
             year: 2000,

@@ -2,10 +2,10 @@
 //! version, count, fixed-size records, FNV-1a checksum), written atomically, so re-runs reuse
 //! the labels instead of solving again.
 
-use crate::board::Board;
-use crate::eval::weights::write_atomic;
-use crate::framing::{verify_trailer, Reader, Truncated, Writer};
 use std::path::Path;
+use wedge_core::board::Board;
+use wedge_core::eval::weights::write_atomic;
+use wedge_core::framing::{verify_trailer, Reader, Truncated, Writer};
 
 /// How a label was obtained.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -163,7 +163,7 @@ pub fn save_samples(path: &Path, samples: &[LabelledPosition]) -> Result<(), Cac
 
 /// Reads a cache file.
 pub fn load_samples(path: &Path) -> Result<Vec<LabelledPosition>, CacheError> {
-    let bytes = crate::paths::read_file(path).map_err(|source| CacheError::Read {
+    let bytes = wedge_core::paths::read_file(path).map_err(|source| CacheError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -2,10 +2,10 @@
 //! and where the file carries exact scores, the mean absolute error and bias by number of
 //! empties, and the error left after the least-squares line from values to scores.
 
-use crate::eval::Evaluator;
-use crate::formats::ObfEntry;
-use crate::search::{FixedDepth, TableError, TranspositionTable};
 use std::collections::BTreeMap;
+use wedge_core::eval::Evaluator;
+use wedge_core::formats::ObfEntry;
+use wedge_core::search::{FixedDepth, TableError, TranspositionTable};
 
 /// One evaluated position.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,15 +7,15 @@ use super::checkpoint::Checkpoint;
 use super::dataset::LabelledPosition;
 use super::progress::Progress;
 use super::TrainError;
-use crate::eval::pattern_eval::expected_tables;
-use crate::eval::patterns::{
+use std::path::Path;
+use wedge_core::eval::pattern_eval::expected_tables;
+use wedge_core::eval::patterns::{
     folded, indices, layout, phase, scalar_indices, N_INSTANCES, N_PATTERN_TYPES, N_SCALAR_TABLES,
     N_TABLES,
 };
-use crate::eval::weights::Weights;
-use crate::framing::fnv1a64;
-use crate::rng::Rng;
-use std::path::Path;
+use wedge_core::eval::weights::Weights;
+use wedge_core::framing::fnv1a64;
+use wedge_core::rng::Rng;
 
 /// Weight units per disc in the written file.
 pub const SCALE: u32 = 64;

@@ -2,10 +2,10 @@
 //! move-transcript files, replayed into positions. Bad records are counted and skipped, never
 //! fatal; unreadable files are errors that name the file.
 
-use crate::formats::{
+use std::path::Path;
+use wedge_core::formats::{
     parse_wthor, read_file, read_game_records, Color, Game, GameFileError, Position,
 };
-use std::path::Path;
 
 /// Games from these years are never trained on (the held-out set).
 pub const HELD_OUT_YEARS: std::ops::RangeInclusive<u16> = 2017..=2020;
@@ -48,7 +48,7 @@ fn record_from_game(game: &Game, year: Option<u16>, theoretical: Option<(u32, i3
     }
 }
 
-pub use crate::formats::wthor_files;
+pub use wedge_core::formats::wthor_files;
 
 /// Reads a WTHOR file: the replayed games (at most `limit`) and the number of records that did
 /// not replay.

@@ -7,14 +7,14 @@
 use super::games::{for_side_to_move, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
 use super::progress::Progress;
 use super::TrainError;
-use crate::eval::Evaluator;
-use crate::formats::{format_obf_line, ObfEntry, Position};
-use crate::rng::Rng;
-use crate::search::solve_root;
-use crate::search::TranspositionTable;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use wedge_core::eval::Evaluator;
+use wedge_core::formats::{format_obf_line, ObfEntry, Position};
+use wedge_core::rng::Rng;
+use wedge_core::search::solve_root;
+use wedge_core::search::TranspositionTable;
 
 /// Picks up to `per_count` positions for each empties count in `empties` from the held-out
 /// games (one per game and count, games in a seeded random order), scores them exactly and

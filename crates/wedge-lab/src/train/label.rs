@@ -8,12 +8,12 @@
 use super::dataset::{LabelKind, LabelledPosition};
 use super::games::{for_side_to_move, GameRecord};
 use super::progress::Progress;
-use crate::eval::Evaluator;
-use crate::search::solve_root;
-use crate::search::{TableError, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
+use wedge_core::eval::Evaluator;
+use wedge_core::search::solve_root;
+use wedge_core::search::{TableError, TranspositionTable};
 
 /// How to label.
 #[derive(Clone, Copy, Debug)]

@@ -25,18 +25,18 @@ pub use cli::{run_train, TrainArgs};
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     #[error(transparent)]
-    Games(#[from] crate::formats::GameFileError),
+    Games(#[from] wedge_core::formats::GameFileError),
     #[error(transparent)]
     Cache(#[from] dataset::CacheError),
     #[error(transparent)]
-    Weights(#[from] crate::eval::weights::WeightsError),
+    Weights(#[from] wedge_core::eval::weights::WeightsError),
     #[error(transparent)]
-    Build(#[from] crate::engine::BuildError),
+    Build(#[from] wedge_engine::BuildError),
     #[error(transparent)]
     Selfplay(#[from] selfplay::SelfplayError),
     /// The system refuses the labelling tables of `--hash-mb`.
     #[error(transparent)]
-    Table(#[from] crate::search::TableSizeError),
+    Table(#[from] wedge_core::search::TableSizeError),
     /// The weights a fit was asked to start from (`--init`) do not fit the trainer.
     #[error("{}: {source}", path.display())]
     StartWeights {

@@ -66,11 +66,11 @@ pub fn selfplay_samples(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::pattern_eval::test_weights;
-    use crate::search::ProbCutModel;
     use crate::train::fit::{encode_all, fit, metrics, FitConfig, Model};
     use crate::train::selfplay::{BatchId, Model as PlayModel, SelfPlay, Settings};
     use std::path::PathBuf;
+    use wedge_core::eval::pattern_eval::test_weights;
+    use wedge_core::search::ProbCutModel;
 
     /// A directory holding one batch of `games` tiny self-play games by test weights.
     fn tiny_run(name: &str, games: u32) -> PathBuf {

@@ -12,12 +12,12 @@ pub use parse::{parse_console_line, ConsoleCommand, ConsoleParseError, Transform
 
 use super::text::{counts, drawing, pv_text};
 use super::{Ctx, Flow, Output, Protocol, Refused, StopPolicy};
-use crate::board::{Board, Symmetry};
 use crate::engine::{limits_for_depth, BookMove, Event, Outcome, Task};
-use crate::formats::{
+use wedge_core::board::{Board, Symmetry};
+use wedge_core::formats::{
     format_ggf, format_position, parse_ggf, Color, Game, GgfGame, PassPolicy, Position,
 };
-use crate::search::{Limits, Report, Score};
+use wedge_core::search::{Limits, Report, Score};
 
 /// The search depth before `depth N`.
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -228,14 +228,14 @@ impl Console {
     fn save(&self, file: &str) -> String {
         let record = GgfGame::from_game(self.game.clone());
         let text = format!("{}\n", format_ggf(&record));
-        match crate::paths::write_atomic(std::path::Path::new(file), text.as_bytes()) {
+        match wedge_core::paths::write_atomic(std::path::Path::new(file), text.as_bytes()) {
             Ok(()) => format!("saved {} moves to {file}", self.game.moves().len()),
             Err(e) => format!("? cannot write {file}: {e}"),
         }
     }
 
     fn load(&mut self, file: &str) -> String {
-        let text = match crate::paths::read_text(std::path::Path::new(file)) {
+        let text = match wedge_core::paths::read_text(std::path::Path::new(file)) {
             Ok(t) => t,
             Err(e) => return format!("? cannot read {file}: {e}"),
         };
@@ -274,7 +274,7 @@ fn describe_book(m: &BookMove) -> String {
 fn describe(r: &Report) -> String {
     format!(
         "depth {} score {:+} best {} pv {} nodes {} time {} ms",
-        crate::tools::solve::depth_label(r),
+        r.depth_label(),
         r.score,
         r.best,
         pv_text(&r.pv, " ").to_ascii_lowercase(),

@@ -1,14 +1,14 @@
 //! Parsing console lines (nom) into typed commands: bwcore's command set plus a few
 //! conveniences (`depth`, `stop`, a bare move such as `f5`).
 
-use crate::board::{BadSquare, Move, Square};
-use crate::formats::{parse_position, parse_side, BoardStringError, Color, Position};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{hex_digit1, space0, space1};
 use nom::combinator::all_consuming;
 use nom::multi::separated_list0;
 use nom::sequence::{preceded, terminated};
 use nom::IResult;
+use wedge_core::board::{BadSquare, Move, Square};
+use wedge_core::formats::{parse_position, parse_side, BoardStringError, Color, Position};
 
 /// A board transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,7 +196,7 @@ fn parse_board_args(args: &[&str]) -> Result<Position, ConsoleParseError> {
             if p & o != 0 {
                 return Err(ConsoleParseError::Overlap);
             }
-            let board = crate::board::Board::new(p, o);
+            let board = wedge_core::board::Board::new(p, o);
             return Ok(Position { board, to_move });
         }
     }

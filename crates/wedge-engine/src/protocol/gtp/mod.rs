@@ -13,11 +13,11 @@ pub use parse::{parse_gtp_line, GtpCommand, GtpLine, GtpParseError, COMMANDS};
 
 use super::text::{black_margin, counts, drawing, result_text, upper};
 use super::{Ctx, Flow, Protocol, Refused, StopPolicy};
-use crate::board::{Move, Square, Squares};
 use crate::engine::{limits_for_depth, limits_for_play, BookMove, Event, Outcome, Task};
-use crate::formats::{Color, Game, IllegalReason, PassPolicy, Position};
-use crate::search::{Limits, Report, Score, Selectivity, SolveMode, TimeControl};
 use std::time::{Duration, Instant};
+use wedge_core::board::{Move, Square, Squares};
+use wedge_core::formats::{Color, Game, IllegalReason, PassPolicy, Position};
+use wedge_core::search::{Limits, Report, Score, Selectivity, SolveMode, TimeControl};
 
 /// The midgame depth of `genmove` without a clock, unless set otherwise.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -481,7 +481,7 @@ fn info_line(r: &Report) -> String {
     let pv: Vec<String> = r.pv.iter().map(|&m| upper(m)).collect();
     format!(
         "info depth {} score {:+} move {} pv {} nodes {} time {}",
-        crate::tools::solve::depth_label(r),
+        r.depth_label(),
         r.score,
         upper(r.best),
         pv.join(" "),
@@ -588,7 +588,7 @@ impl Protocol for Gtp {
                     } => {
                         // The last completed depth; depth 0 when stopped before the first.
                         let (best, score, depth) = match last {
-                            Some(l) => (l.best, l.score, crate::tools::solve::depth_label(l)),
+                            Some(l) => (l.best, l.score, l.depth_label()),
                             None => (r.best, Score::default(), "0".to_string()),
                         };
                         let text = format!(

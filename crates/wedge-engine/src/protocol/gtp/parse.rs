@@ -2,8 +2,6 @@
 //! tabs to spaces, `#` comments cut), the optional numeric id, then one typed command. Colours
 //! and vertices are case-insensitive; `pass`, `PASS` and `PA` are passes; row 1 is the top row.
 
-use crate::board::Move;
-use crate::formats::{parse_move_token, Color};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{digit1, space0, space1};
 use nom::combinator::{all_consuming, map_res, opt};
@@ -11,6 +9,8 @@ use nom::multi::separated_list0;
 use nom::number::complete::double;
 use nom::sequence::{preceded, terminated};
 use nom::IResult;
+use wedge_core::board::Move;
+use wedge_core::formats::{parse_move_token, Color};
 
 /// A GTP command.
 #[derive(Clone, Debug, PartialEq)]

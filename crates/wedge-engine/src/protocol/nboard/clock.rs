@@ -2,9 +2,9 @@
 //! (`TI`, or `TB`/`TW`) minus the times recorded in that colour's moves, plus the increment
 //! after each of them, plus the one-time extension once the main time is gone.
 
-use crate::formats::{parse_clock, Clock, ClockError, Color, GgfGame};
-use crate::search::TimeControl;
 use std::time::Duration;
+use wedge_core::formats::{parse_clock, Clock, ClockError, Color, GgfGame};
+use wedge_core::search::TimeControl;
 
 /// The start clocks of a game record (`TB`/`TW`, else `TI`), parsed when the game is set so
 /// that a bad clock is refused there rather than found at `go`.
@@ -61,7 +61,7 @@ pub fn time_left(record: &GgfGame, clocks: &StartClocks) -> Option<TimeControl> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::parse_ggf;
+    use wedge_core::formats::parse_ggf;
 
     fn left(ggf: &str) -> Option<TimeControl> {
         let record = parse_ggf(ggf).unwrap();

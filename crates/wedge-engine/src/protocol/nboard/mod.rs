@@ -14,12 +14,12 @@ pub use parse::{parse_nboard_line, NboardCommand, NboardParseError};
 
 use super::text::{pv_text, upper};
 use super::{Ctx, Flow, Protocol, Refused, StopPolicy};
-use crate::board::Move;
 use crate::engine::{
     limits_for_depth, limits_for_play, BookMove, Event, Outcome, ScoredRootMove, Task,
 };
-use crate::formats::{Game, GgfGame, IllegalReason, MoveItem, MoveNote, Position};
-use crate::search::{Report, Score, SolveMode};
+use wedge_core::board::Move;
+use wedge_core::formats::{Game, GgfGame, IllegalReason, MoveItem, MoveNote, Position};
+use wedge_core::search::{Report, Score, SolveMode};
 
 /// The name sent with `set myname` (NBoard wants one alphanumeric token).
 pub const NAME: &str = "Wedge";

@@ -2,13 +2,13 @@
 //! case-insensitively; `set game` carries a whole GGF record, parsed and replayed here so a bad
 //! one is rejected before any state changes.
 
-use crate::formats::{parse_ggf, parse_move_item, GgfGame, MoveItem};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{i64 as int64, space0, u32 as uint32};
 use nom::combinator::all_consuming;
 use nom::number::complete::double;
 use nom::sequence::{preceded, terminated};
 use nom::IResult;
+use wedge_core::formats::{parse_ggf, parse_move_item, GgfGame, MoveItem};
 
 /// One NBoard command.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,7 +166,7 @@ fn parse_move(text: &str) -> Result<MoveItem, NboardParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move as BoardMove;
+    use wedge_core::board::Move as BoardMove;
 
     #[test]
     fn parses_every_command() {

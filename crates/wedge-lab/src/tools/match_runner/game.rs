@@ -2,12 +2,12 @@
 
 use super::engine::EngineError;
 use super::player::{MatchTimeControl, Player};
-use crate::board::Move;
-use crate::formats::{
-    format_clock, Color, Game, GgfGame, GgfResult, GgfResultKind, GgfTag, MoveItem, MoveNote,
-};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use wedge_core::board::Move;
+use wedge_core::formats::{
+    format_clock, Color, Game, GgfGame, GgfResult, GgfResultKind, GgfTag, MoveItem, MoveNote,
+};
 
 /// Timing limits of the match.
 #[derive(Clone, Copy, Debug)]
@@ -110,7 +110,7 @@ pub fn play_game(
     record.info_mut().white = Some(players[1].name.clone());
     record.info_mut().event = Some("wedge match".into());
     if let MatchTimeControl::Clock(c) = limits.time {
-        record.clock_both = Some(format_clock(&crate::formats::Clock {
+        record.clock_both = Some(format_clock(&wedge_core::formats::Clock {
             extension_ms: Some(0),
             ..c
         }));

@@ -22,7 +22,6 @@ pub mod player;
 pub mod report;
 pub mod stats;
 
-use crate::formats::{format_ggf, Color, Game, GgfGame};
 use engine::StartError;
 use game::{forfeit_before_start, play_game, Forfeit, GameEnd, GameLimits, GameOutcome};
 use player::{EngineSpec, Player};
@@ -33,6 +32,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
+use wedge_core::formats::{format_ggf, Color, Game, GgfGame};
 
 /// A whole match.
 #[derive(Clone, Debug)]
@@ -257,7 +257,8 @@ pub fn run_match_from(
                     summary.seconds[1] += second;
                     records.insert(index, outcome.record);
                     let text: String = records.values().map(|r| format_ggf(r) + "\n").collect();
-                    if let Err(source) = crate::paths::write_atomic(&cfg.out, text.as_bytes()) {
+                    if let Err(source) = wedge_core::paths::write_atomic(&cfg.out, text.as_bytes())
+                    {
                         fatal.get_or_insert(MatchError::Write {
                             path: cfg.out.clone(),
                             source,

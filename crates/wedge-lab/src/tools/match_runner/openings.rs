@@ -1,14 +1,14 @@
 //! Openings: reading an openings file (one transcript per line, the XOT format) and generating
 //! balanced ones with our own search.
 
-use crate::board::{Board, Move};
-use crate::eval::Evaluator;
-use crate::formats::{format_transcript, replay_inferring_passes, Game, TranscriptError};
-use crate::rng::Rng;
-use crate::search::{Limits, Searcher};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use wedge_core::board::{Board, Move};
+use wedge_core::eval::Evaluator;
+use wedge_core::formats::{format_transcript, replay_inferring_passes, Game, TranscriptError};
+use wedge_core::rng::Rng;
+use wedge_core::search::{Limits, Searcher};
 
 /// What is wrong with an openings file's text.
 #[derive(Debug, thiserror::Error)]
@@ -78,7 +78,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Game>, OpeningsProblem> {
 
 /// Reads and parses an openings file.
 pub fn read_openings(path: &Path) -> Result<Vec<Game>, OpeningsError> {
-    let text = crate::paths::read_text(path).map_err(|source| OpeningsError::Read {
+    let text = wedge_core::paths::read_text(path).map_err(|source| OpeningsError::Read {
         path: path.to_path_buf(),
         source,
     })?;
@@ -142,7 +142,7 @@ pub fn generate<E: Evaluator>(
                 break;
             }
             let bit = rng.pick_bit(legal);
-            let Some(sq) = crate::board::Square::first_of(bit) else {
+            let Some(sq) = wedge_core::board::Square::first_of(bit) else {
                 ok = false;
                 break;
             };
@@ -215,7 +215,7 @@ pub fn most_played(games: &[Vec<Move>], plies: usize, count: usize) -> Vec<(Game
 
 /// The smallest of the 8 symmetric images, so mirrored openings count once.
 fn canonical(board: &Board) -> (u64, u64) {
-    crate::board::Symmetry::ALL
+    wedge_core::board::Symmetry::ALL
         .iter()
         .map(|s| (s.apply(board.player), s.apply(board.opponent)))
         .min()

@@ -2,11 +2,11 @@
 //! move", quit. Every answer is checked; anything unexpected is an [`EngineError`].
 
 use super::engine::{EngineError, Process, StartError};
-use crate::board::Move;
-use crate::formats::{
+use std::time::{Duration, Instant};
+use wedge_core::board::Move;
+use wedge_core::formats::{
     format_clock, format_ggf, parse_move_item, parse_move_token, Clock, Color, Game, GgfGame,
 };
-use std::time::{Duration, Instant};
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

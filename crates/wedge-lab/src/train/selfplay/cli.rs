@@ -7,10 +7,10 @@ use super::play::{Model, SelfPlay};
 use super::run::{run, RunPlan};
 use super::stats::Stats;
 use super::unit::Settings;
-use crate::engine::EngineBuilder;
-use crate::search::Selectivity;
 use crate::train::cli::{parse_share, parse_value, BadValue};
 use std::path::PathBuf;
+use wedge_core::search::Selectivity;
+use wedge_engine::EngineBuilder;
 
 /// `wedge selfplay`: games of the engine against itself, recorded for training.
 #[derive(clap::Args, Clone, Debug)]
@@ -147,7 +147,7 @@ pub fn run_selfplay(args: &SelfplayArgs, engine: &EngineBuilder) -> Result<(), S
     let start = std::time::Instant::now();
     let summary = match &args.queue {
         Some(url) => {
-            let w = crate::eval::Weights::load(&weights)?;
+            let w = wedge_core::eval::Weights::load(&weights)?;
             let queue = |e: crate::distrib::DistribError| SelfplayError::Queue(e.to_string());
             let rt = crate::distrib::runtime().map_err(queue)?;
             rt.block_on(crate::distrib::coordinator::run_selfplay(

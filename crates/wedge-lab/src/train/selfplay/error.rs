@@ -8,9 +8,9 @@ pub enum SelfplayError {
     #[error("{0}")]
     Record(#[from] RecordError),
     #[error("{0}")]
-    Weights(#[from] crate::eval::WeightsError),
+    Weights(#[from] wedge_core::eval::WeightsError),
     #[error("{0}")]
-    ProbCut(#[from] crate::search::ProbCutError),
+    ProbCut(#[from] wedge_core::search::ProbCutError),
     #[error("WTHOR games {}: {message}", path.display())]
     Wthor { path: PathBuf, message: String },
     #[error("{}: {source}", path.display())]
@@ -21,7 +21,7 @@ pub enum SelfplayError {
     #[error("bad settings: {0}")]
     Settings(String),
     #[error("{0}")]
-    Table(#[from] crate::search::TableSizeError),
+    Table(#[from] wedge_core::search::TableSizeError),
     #[error(
         "{}: batch {index} of another run ({what} differs); use another --out directory",
         path.display()

@@ -5,12 +5,12 @@
 use super::error::SelfplayError;
 use super::record::{byte_move, move_byte, Start};
 use super::unit::Settings;
-use crate::board::{Board, Move, Square};
-use crate::formats::read_wthor_games;
-use crate::framing::fnv1a64;
-use crate::rng::Rng;
 use crate::train::games::{wthor_files, HELD_OUT_YEARS};
 use std::path::Path;
+use wedge_core::board::{Board, Move, Square};
+use wedge_core::formats::read_wthor_games;
+use wedge_core::framing::fnv1a64;
+use wedge_core::rng::Rng;
 
 /// Draws before a start of the asked kind gives up (a WTHOR draw then falls back to a random
 /// opening; a random opening that keeps ending the game is kept as it is).
@@ -44,7 +44,7 @@ impl WthorLines {
                 path: path.clone(),
                 message,
             };
-            let bytes = crate::paths::read_file(&path).map_err(|e| bad(e.to_string()))?;
+            let bytes = wedge_core::paths::read_file(&path).map_err(|e| bad(e.to_string()))?;
             let games = read_wthor_games(&bytes).map_err(|e| bad(e.to_string()))?;
             for (_, game) in games.replay_all() {
                 match game {

@@ -6,16 +6,16 @@ use super::error::SelfplayError;
 use super::openings::{draw_opening, WthorLines};
 use super::record::{color_after, Batch, BatchHeader, GameRecord, NO_VALUE};
 use super::unit::{BatchId, Settings};
-use crate::board::{Board, Move};
-use crate::eval::{PatternEval, Weights, WeightsError, WeightsErrorKind};
-use crate::formats::Color;
-use crate::framing::fnv1a64;
-use crate::rng::Rng;
-use crate::search::ProbCutModel;
-use crate::search::{Limits, Searcher, SolveMode};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
+use wedge_core::board::{Board, Move};
+use wedge_core::eval::{PatternEval, Weights, WeightsError, WeightsErrorKind};
+use wedge_core::formats::Color;
+use wedge_core::framing::fnv1a64;
+use wedge_core::rng::Rng;
+use wedge_core::search::ProbCutModel;
+use wedge_core::search::{Limits, Searcher, SolveMode};
 
 /// The evaluation games are played with, and the checksums that identify it in batch headers.
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@ pub fn batch_files(dir: &Path) -> Result<Vec<PathBuf>, SelfplayError> {
         source,
     };
     let mut files = Vec::new();
-    crate::paths::directory(dir).map_err(io)?;
+    wedge_core::paths::directory(dir).map_err(io)?;
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let entry = entry.map_err(io)?;
         if let Some(index) = index_of_file_name(&entry.file_name().to_string_lossy()) {

@@ -34,12 +34,12 @@
 //! before that ply for its side to move, in discs, or -128 for a pass (nothing searched).
 
 use super::unit::{BatchId, Settings};
-use crate::board::{Board, IllegalMove, Move, Square};
-use crate::eval::weights::write_atomic;
-use crate::formats::Color;
-use crate::framing::{verify_trailer, Reader, Truncated, Writer};
-use crate::search::Selectivity;
 use std::path::{Path, PathBuf};
+use wedge_core::board::{Board, IllegalMove, Move, Square};
+use wedge_core::eval::weights::write_atomic;
+use wedge_core::formats::Color;
+use wedge_core::framing::{verify_trailer, Reader, Truncated, Writer};
+use wedge_core::search::Selectivity;
 
 pub const MAGIC: [u8; 8] = *b"WEDGESPD";
 pub const VERSION: u32 = 1;
@@ -462,7 +462,7 @@ impl Batch {
 
     /// Reads and validates a batch file.
     pub fn read(path: &Path) -> Result<Batch, RecordError> {
-        let bytes = crate::paths::read_file(path)
+        let bytes = wedge_core::paths::read_file(path)
             .map_err(|e| RecordError::new(path, RecordErrorKind::Read(e)))?;
         Batch::from_bytes(&bytes).map_err(|k| RecordError::new(path, k))
     }

@@ -116,7 +116,7 @@ pub fn pending_batches(
     plan: &RunPlan,
     quiet: bool,
 ) -> Result<(RunSummary, Vec<Todo>), SelfplayError> {
-    let made = match crate::paths::directory(dir) {
+    let made = match wedge_core::paths::directory(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir),
         checked => checked.map(drop),
     };

@@ -4,14 +4,14 @@
 
 use super::record::{GameProblem, NO_VALUE, PASS_BYTE};
 use super::*;
-use crate::board::{Board, Move};
-use crate::eval::pattern_eval::test_weights;
-use crate::framing::fnv1a64;
-use crate::search::ProbCutModel;
-use crate::search::{Limits, Searcher, Selectivity, SolveMode};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use wedge_core::board::{Board, Move};
+use wedge_core::eval::pattern_eval::test_weights;
+use wedge_core::framing::fnv1a64;
+use wedge_core::search::ProbCutModel;
+use wedge_core::search::{Limits, Searcher, Selectivity, SolveMode};
 
 fn settings() -> Settings {
     Settings::TINY
@@ -67,7 +67,7 @@ fn selfplay_final_results_agree_with_independent_exact_solves() {
     let s = settings();
     let sp = selfplay(s);
     let batch = sp.play_batch(ID, 12, 2).unwrap();
-    let eval = Arc::new(crate::eval::PatternEval::from_weights(&test_weights(2, 5)).unwrap());
+    let eval = Arc::new(wedge_core::eval::PatternEval::from_weights(&test_weights(2, 5)).unwrap());
     let solver = Searcher::new(eval, 1, 1);
     let never = AtomicBool::new(false);
     let mut passes = 0;
@@ -226,7 +226,7 @@ fn selfplay_record_round_trips_and_refuses_corruption() {
 #[test]
 fn selfplay_passes_are_recorded_without_values() {
     // A game with a pass, by hand: random moves until one side must pass.
-    let mut rng = crate::rng::Rng::new(1);
+    let mut rng = wedge_core::rng::Rng::new(1);
     let (moves, board) = loop {
         let mut b = Board::START;
         let mut moves = Vec::new();
@@ -270,7 +270,7 @@ fn selfplay_passes_are_recorded_without_values() {
     assert_eq!(samples.len(), searched);
     // The side to move alternates except across a pass.
     for s in &samples {
-        let black = s.to_move == crate::formats::Color::Black;
+        let black = s.to_move == wedge_core::formats::Color::Black;
         assert_eq!(
             i32::from(s.result),
             if black { 1 } else { -1 } * i32::from(game.result)
