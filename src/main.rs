@@ -4,8 +4,8 @@
 mod cli;
 
 use crate::cli::{
-    bench, book, eval, install, matches, openings, perft, play, probcut, queue, review, solve,
-    tree, worker,
+    bench, book, eval, install, matches, openings, perft, play, probcut, queue, review, selfplay,
+    solve, tree, worker,
 };
 use crate::cli::{CliError, Common};
 use clap::{Parser, Subcommand};
@@ -107,10 +107,7 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
         Some(Command::Eval(args)) => eval::run(common, &args),
         Some(Command::Selfplay(mut args)) => {
             args.threads = threads;
-            Ok(wedge_lab::train::selfplay::run_selfplay(
-                &args,
-                &common.builder(),
-            )?)
+            selfplay::run(common, &args)
         }
         Some(Command::Bench(args)) => bench::run(common, &args),
         Some(Command::Match(args)) => matches::run_match(common, &args),

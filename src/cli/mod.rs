@@ -14,6 +14,7 @@ pub mod play;
 pub mod probcut;
 pub mod queue;
 pub mod review;
+pub mod selfplay;
 pub mod solve;
 pub mod tree;
 pub mod worker;

@@ -14,7 +14,7 @@ use super::termination::{self, Terminations, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
 use crate::train::progress::Progress;
 use crate::train::selfplay::record::{CHECKSUM_LEN, HEADER_LEN};
-use crate::train::selfplay::{pending_batches, RunPlan, RunSummary, SelfPlay};
+use crate::train::selfplay::{pending_batches, RunPlan, RunSummary, SelfPlay, SelfplayRun};
 use async_nats::jetstream::{consumer::DeliverPolicy, stream};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -44,6 +44,21 @@ fn accept(selfplay: &SelfPlay, wanted: &Wanted, bytes: &[u8]) -> Result<u64, Dis
         .write(&wanted.path)
         .map_err(crate::train::selfplay::SelfplayError::from)?;
     Ok(batch.games.len() as u64)
+}
+
+/// `wedge selfplay --queue URL`: the batches of `run` missing from its directory played by the
+/// queue's workers, on a runtime of its own.
+pub fn run_selfplay_on_queue(url: &str, run: &SelfplayRun) -> Result<RunSummary, DistribError> {
+    let weights =
+        Weights::load(&run.weights).map_err(crate::train::selfplay::SelfplayError::from)?;
+    super::runtime()?.block_on(run_selfplay(
+        url,
+        &run.out,
+        &run.selfplay,
+        &weights,
+        &run.plan,
+        run.quiet,
+    ))
 }
 
 /// Runs the batches of `plan` missing from `dir` over the queue at `url`.

@@ -40,6 +40,7 @@ pub mod unit;
 pub mod valuation;
 pub mod worker;
 
+pub use coordinator::run_selfplay_on_queue;
 pub use error::{DistribError, ObjectError};
 pub use unit::SelfplayUnit;
 

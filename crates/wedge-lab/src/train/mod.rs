@@ -5,7 +5,7 @@
 //! set and self-play data (`selfplay`).
 //!
 //! Entry points for the command line: [`TrainArgs`] / [`run_train`] and
-//! [`selfplay::SelfplayArgs`] / [`selfplay::run_selfplay`].
+//! [`selfplay::SelfplayArgs`] / [`selfplay::prepare`].
 
 pub mod checkpoint;
 pub mod cli;

@@ -1,10 +1,11 @@
-//! The `wedge selfplay` entry point: its arguments (clap) and what it runs (a resumable run
-//! into a directory, or the statistics of one).
+//! The `wedge selfplay` arguments (clap) and what they ask for: a resumable run into a
+//! directory (played here or, by the command line, on a queue's workers), or the statistics of
+//! one.
 
 use super::error::SelfplayError;
 use super::openings::WthorLines;
 use super::play::{Model, SelfPlay};
-use super::run::{run, RunPlan};
+use super::run::{run, RunPlan, RunSummary};
 use super::stats::Stats;
 use super::unit::Settings;
 use crate::train::cli::{parse_share, parse_value, BadValue};
@@ -97,11 +98,28 @@ impl SelfplayArgs {
     }
 }
 
-/// Runs `wedge selfplay` with the weights and ProbCut model `engine` names.
-pub fn run_selfplay(args: &SelfplayArgs, engine: &EngineBuilder) -> Result<(), SelfplayError> {
+/// A self-play run ready to play, here ([`SelfplayRun::play`]) or on the workers of a queue
+/// (`distrib::run_selfplay_on_queue`): the same batch files either way.
+pub struct SelfplayRun {
+    pub out: PathBuf,
+    pub selfplay: SelfPlay,
+    pub plan: RunPlan,
+    /// The weights file the games are played with (a queue sends its bytes to the workers).
+    pub weights: PathBuf,
+    /// Local threads, one game each.
+    pub threads: usize,
+    pub quiet: bool,
+}
+
+/// What `wedge selfplay` asks for, with the weights and ProbCut model `engine` names: `None`
+/// once a directory's statistics are printed (`--stats DIR`), else the run to play.
+pub fn prepare(
+    args: &SelfplayArgs,
+    engine: &EngineBuilder,
+) -> Result<Option<SelfplayRun>, SelfplayError> {
     if let Some(dir) = &args.stats {
         print!("{}", Stats::of_dir(dir)?.to_text());
-        return Ok(());
+        return Ok(None);
     }
     let Some(out) = &args.out else {
         return Err(SelfplayError::Settings(
@@ -144,29 +162,39 @@ pub fn run_selfplay(args: &SelfplayArgs, engine: &EngineBuilder) -> Result<(), S
         games: args.games,
         batch_size: args.batch_size,
     };
-    let start = std::time::Instant::now();
-    let summary = match &args.queue {
-        Some(url) => {
-            let w = wedge_core::eval::Weights::load(&weights)?;
-            let queue = |e: crate::distrib::DistribError| SelfplayError::Queue(e.to_string());
-            let rt = crate::distrib::runtime().map_err(queue)?;
-            rt.block_on(crate::distrib::coordinator::run_selfplay(
-                url, out, &selfplay, &w, &plan, args.quiet,
-            ))
-            .map_err(queue)?
-        }
-        None => run(out, &selfplay, &plan, threads, args.quiet)?,
-    };
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "{}: {} batches ({} already there, {} replaced), {} games played in {:.1} s ({:.2} games/s)",
-        out.display(),
-        summary.batches,
-        summary.skipped,
-        summary.replaced.len(),
-        summary.games_played,
-        secs,
-        summary.games_played as f64 / secs.max(1e-9)
-    );
-    Ok(())
+    Ok(Some(SelfplayRun {
+        out: out.clone(),
+        selfplay,
+        plan,
+        weights,
+        threads,
+        quiet: args.quiet,
+    }))
+}
+
+impl SelfplayRun {
+    /// Plays the batches missing from the directory on local threads.
+    pub fn play(&self) -> Result<RunSummary, SelfplayError> {
+        run(
+            &self.out,
+            &self.selfplay,
+            &self.plan,
+            self.threads,
+            self.quiet,
+        )
+    }
+
+    /// The line that ends the command: batches, games and their rate over `secs` seconds.
+    pub fn summary_line(&self, summary: &RunSummary, secs: f64) -> String {
+        format!(
+            "{}: {} batches ({} already there, {} replaced), {} games played in {:.1} s ({:.2} games/s)",
+            self.out.display(),
+            summary.batches,
+            summary.skipped,
+            summary.replaced.len(),
+            summary.games_played,
+            secs,
+            summary.games_played as f64 / secs.max(1e-9)
+        )
+    }
 }

@@ -31,9 +31,6 @@ pub enum SelfplayError {
         index: u64,
         what: &'static str,
     },
-    /// The work queue (`--queue`) failed.
-    #[error("{0}")]
-    Queue(String),
     #[error("the search chose {mv}, which is not legal in {position} (a search bug)")]
     EngineMove { mv: String, position: String },
 }

@@ -9,7 +9,7 @@
 //! - `run`: a resumable run into a directory, with progress;
 //! - `reader`: a directory's batch files and training samples;
 //! - `stats`: counts and distributions (`--stats`);
-//! - `cli`: the subcommand's arguments and entry point.
+//! - `cli`: the subcommand's arguments and the run they ask for.
 
 pub mod cli;
 pub mod error;
@@ -21,7 +21,7 @@ pub mod run;
 pub mod stats;
 pub mod unit;
 
-pub use cli::{run_selfplay, SelfplayArgs};
+pub use cli::{prepare, SelfplayArgs, SelfplayRun};
 pub use error::SelfplayError;
 pub use openings::WthorLines;
 pub use play::{Model, SelfPlay};
