@@ -833,7 +833,7 @@ impl BookBuilder {
     /// beside it), and a book read from the file first takes in what another writer
     /// published since ([`BookBuilder::merge_from`]), so no writer's positions are lost.
     pub fn publish(&mut self, path: &std::path::Path) -> Result<(), BookError> {
-        let lock = super::store::BookLock::acquire(path)?;
+        let lock = super::lock::BookLock::acquire(path)?;
         self.publish_locked(path, &lock)
     }
 
@@ -841,10 +841,10 @@ impl BookBuilder {
     pub fn publish_locked(
         &mut self,
         path: &std::path::Path,
-        _lock: &super::store::BookLock,
+        _lock: &super::lock::BookLock,
     ) -> Result<(), BookError> {
         if let Origin::Read(seen) = self.origin {
-            let now = super::store::published_version(path)?;
+            let now = super::lock::published_version(path)?;
             if now.is_some() && now != seen {
                 let theirs = BookBuilder::load_or_new(path, self.info.min_empties)?;
                 tracing::info!(

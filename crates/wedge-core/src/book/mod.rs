@@ -7,6 +7,7 @@ pub mod builder;
 pub mod choice;
 pub mod excerpt;
 pub mod file;
+pub mod lock;
 pub mod lookup;
 pub mod mapped;
 pub mod pending;

@@ -4,7 +4,7 @@
 //! only once a book holding the game is published, so a game is kept through interruptions and
 //! failures and learned once, whichever engine learns it.
 
-use super::store::{beside, still_named, BookLock};
+use super::lock::{beside, still_named, BookLock};
 use super::BookError;
 use crate::board::Move;
 use crate::formats::{format_transcript, replay_transcript, PassPolicy, Position};
