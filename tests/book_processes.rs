@@ -308,7 +308,7 @@ fn two_engines_learning_at_once_both_keep_their_game() {
     let games = ["f5d6c3d3c4", "f5f6e6f4e3"];
     // Both engines wait for the lock this test holds, then keep their game in the journal and
     // learn every game waiting: whichever publishes a game first, each is published once.
-    let lock = wedge_core::book::lock::BookLock::acquire(&learned).unwrap();
+    let lock = wedge_core::book::BookLock::acquire(&learned).unwrap();
     let learners: Vec<_> = games.iter().map(|g| start_learner(&learned, g)).collect();
     drop(lock);
     for (mut child, mut lines) in learners {

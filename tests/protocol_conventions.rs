@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 use wedge_core::board::{Board, Move, Square, Squares};
-use wedge_core::book::builder::Node;
+use wedge_core::book::Node;
 use wedge_core::book::{BookBuilder, Verify};
 use wedge_core::eval::heuristic::Heuristic;
 use wedge_core::search::Searcher;

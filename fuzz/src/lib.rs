@@ -10,8 +10,8 @@
 //! the declared length) patched to match, so that mutations reach the validation behind them.
 
 use wedge_core::board::Board;
-use wedge_core::book::file::{Book, Verify, HEADER_SIZE, VERSION};
-use wedge_core::book::record::RECORD_SIZE;
+use wedge_core::book::{Book, Verify, HEADER_SIZE, VERSION};
+use wedge_core::book::RECORD_SIZE;
 use wedge_core::eval::weights::Weights;
 use wedge_core::formats::{
     format_ggf, format_obf_line, format_transcript, parse_ggf, parse_ggf_games, parse_obf_file,
@@ -301,8 +301,8 @@ pub fn batch(data: &[u8]) {
 /// (written to `corpus/` by the ignored test `write_binary_seeds`).
 pub mod seeds {
     use wedge_core::board::{Board, Move};
-    use wedge_core::book::file::{encode_book, BookInfo, Consistency};
-    use wedge_core::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
+    use wedge_core::book::{encode_book, BookInfo, Consistency};
+    use wedge_core::book::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
     use wedge_core::eval::patterns::TableKind;
     use wedge_core::eval::weights::{TableHeader, Weights};
     use wedge_lab::train::selfplay::record::{Batch, BatchHeader, GameRecord, Start};
@@ -387,7 +387,7 @@ pub mod seeds {
         let file = encode_book(&info, &records);
         // The same book in the patched layout: the header's first bytes, then the table.
         let mut patched = file[..super::BOOK_HEAD].to_vec();
-        patched.extend_from_slice(&file[wedge_core::book::file::HEADER_SIZE..]);
+        patched.extend_from_slice(&file[wedge_core::book::HEADER_SIZE..]);
         vec![("small.book".into(), file), ("patched.bin".into(), patched)]
     }
 

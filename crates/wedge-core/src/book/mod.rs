@@ -1,30 +1,45 @@
 //! The opening book: one immutable, memory-mapped file of canonical positions shared by every
 //! engine process (probes give a value and the best replies without move generation), the
-//! in-memory builder with Novello's node kinds and consistency levels, game import, and the
-//! forest and text interchange formats.
+//! choice of a book move, the in-memory builder with Novello's node kinds and consistency
+//! levels (game import, valuation, negamax, publishing), and learning games into a book file
+//! that several processes write in turn (`pending`: the journal of games waiting). Growing the
+//! book and its interchange formats are the lab's (`wedge_lab::book`).
+//!
+//! The modules, in dependency order: `record`, `mapped`, `probe`, `file`, `lookup`, `set`,
+//! `excerpt`, `lock`, `builder`, `choice`, `pending`, `store`. Callers use what this file
+//! exports.
 
-pub mod builder;
-pub mod choice;
-pub mod excerpt;
-pub mod file;
-pub mod lock;
-pub mod lookup;
-pub mod mapped;
+mod builder;
+mod choice;
+mod excerpt;
+mod file;
+mod lock;
+mod lookup;
+mod mapped;
 pub mod pending;
-pub mod probe;
-pub mod record;
-pub mod set;
-pub mod store;
+mod probe;
+mod record;
+mod set;
+mod store;
 
 pub use builder::{
-    BookBuilder, LevelValuer, LocalThreads, Node, Valuation, ValuationRequest, Valuer,
+    normalize, BookBuilder, LevelValuer, LocalThreads, Node, Origin, Successor, SweepStats,
+    Valuation, ValuationRequest, Valuer, DEFAULT_MIN_EMPTIES,
 };
+pub use choice::{book_children, choose, BookChoice, ChildValue};
 pub use excerpt::BookExcerpt;
-pub use file::{Book, BookError, BookInfo, Consistency, Verify};
+pub use file::{
+    encode_book, write_book, Book, BookError, BookInfo, Consistency, Verify, HEADER_SIZE, VERSION,
+};
+pub use lock::{published_version, BookLock};
 pub use lookup::{BookHit, BookLookup};
 pub use probe::{BookProbe, BookReply};
-pub use record::{Deviation, NodeKind, Record, RecordError};
+pub use record::{
+    Deviation, NodeKind, Record, RecordError, DEFAULT_WEIGHT, MAX_GAMES, RECORD_SIZE,
+    STORED_CHILDREN,
+};
 pub use set::{BookSet, BookSource};
+pub use store::{learn_game, LearnError, LearnReport, DEFAULT_LEARN_DEPTH};
 
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_valuers;

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use wedge_core::board::{Board, Move, Square};
-use wedge_core::book::choice::{book_children, choose};
 use wedge_core::book::pending;
-use wedge_core::book::store::{learn_game, LearnError};
+use wedge_core::book::{book_children, choose};
+use wedge_core::book::{learn_game, LearnError};
 use wedge_core::book::{Book, BookInfo, BookSet, BookSource, Valuer, Verify};
 use wedge_core::rng::Rng;
 
@@ -399,8 +399,7 @@ impl PlayBooks {
         let template = BookInfo {
             description: "Games learned by Wedge".into(),
             ..shipped.unwrap_or_else(|| {
-                wedge_core::book::BookBuilder::new(wedge_core::book::builder::DEFAULT_MIN_EMPTIES)
-                    .info
+                wedge_core::book::BookBuilder::new(wedge_core::book::DEFAULT_MIN_EMPTIES).info
             })
         };
         // A journal that cannot be read is left as it is (named in the log); the games kept

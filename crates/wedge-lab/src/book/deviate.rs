@@ -6,8 +6,8 @@
 use super::expansion::children;
 use std::collections::{BTreeMap, HashSet};
 use wedge_core::board::{Board, Square};
-use wedge_core::book::builder::{BookBuilder, Successor, SweepStats, Valuer};
-use wedge_core::book::record::Deviation;
+use wedge_core::book::Deviation;
+use wedge_core::book::{BookBuilder, Successor, SweepStats, Valuer};
 
 /// What a deviation run did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -10,10 +10,8 @@
 
 use std::collections::HashMap;
 use wedge_core::board::{Board, Square, Squares};
-use wedge_core::book::builder::{
-    BookBuilder, LevelValuer, LocalThreads, Successor, SweepStats, Valuer,
-};
-use wedge_core::book::record::NodeKind;
+use wedge_core::book::NodeKind;
+use wedge_core::book::{BookBuilder, LevelValuer, LocalThreads, Successor, SweepStats, Valuer};
 
 /// Expansion parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -263,7 +261,7 @@ pub fn cover<V: Valuer>(
     for line in lines {
         let mut board = Board::START;
         for i in 0..=line.len() {
-            if let Some((b, _)) = wedge_core::book::builder::normalize(&board) {
+            if let Some((b, _)) = wedge_core::book::normalize(&board) {
                 if book.keeps(&b) {
                     let key = b.canonical().0;
                     let at = DropOut { root: key, ..*doe };

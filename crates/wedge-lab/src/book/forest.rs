@@ -44,9 +44,9 @@ use std::collections::HashSet;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use wedge_core::board::{Board, Square, Squares};
-use wedge_core::book::builder::{BookBuilder, Node, Successor, Valuation, Valuer};
-use wedge_core::book::lookup::BookLookup;
-use wedge_core::book::record::{Deviation, NodeKind, DEFAULT_WEIGHT, MAX_GAMES};
+use wedge_core::book::BookLookup;
+use wedge_core::book::{BookBuilder, Node, Successor, Valuation, Valuer};
+use wedge_core::book::{Deviation, NodeKind, DEFAULT_WEIGHT, MAX_GAMES};
 use wedge_core::framing::{Reader, Writer};
 
 const MAGIC: &[u8; 8] = b"WEDGEFOR";

@@ -34,8 +34,8 @@ use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::Path;
 use wedge_core::board::{Board, Move, Squares};
-use wedge_core::book::builder::{normalize, BookBuilder, Node, Successor};
-use wedge_core::book::record::NodeKind;
+use wedge_core::book::NodeKind;
+use wedge_core::book::{normalize, BookBuilder, Node, Successor};
 
 /// Why a text book was refused. Every error about a line names it (1-based).
 #[derive(Debug, thiserror::Error)]

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use wedge_core::board::{Board, Move, Square, Squares};
-use wedge_core::book::builder::{normalize, SweepStats};
-use wedge_core::book::file::encode_book;
-use wedge_core::book::record::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
+use wedge_core::book::encode_book;
+use wedge_core::book::{normalize, SweepStats};
 use wedge_core::book::{Book, BookBuilder, BookInfo};
+use wedge_core::book::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
 use wedge_core::eval::Evaluator;
 pub use wedge_core::formats::GamePlace;
 use wedge_core::formats::{read_game_records, FileGame, Position};
@@ -763,7 +763,7 @@ pub fn quality_text<E: Evaluator + 'static>(
     depth: u32,
     branch_plies: usize,
 ) -> String {
-    use wedge_core::book::choice::book_children;
+    use wedge_core::book::book_children;
     let searcher = Searcher::new(eval, 64, 1);
     let stop = std::sync::atomic::AtomicBool::new(false);
     // Starting prefixes: the empty line, then one per stored reply in the first plies.

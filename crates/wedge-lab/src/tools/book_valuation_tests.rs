@@ -6,9 +6,9 @@ use crate::book::expansion::{expand_batch, expand_once, refresh, DropOut, Priori
 use std::sync::atomic::AtomicBool;
 use wedge_core::board::Move;
 use wedge_core::board::{Board, Square, Squares};
-use wedge_core::book::builder::{normalize, Successor};
-use wedge_core::book::file::encode_book;
+use wedge_core::book::encode_book;
 use wedge_core::book::test_valuers::Hashed;
+use wedge_core::book::{normalize, Successor};
 use wedge_core::book::{
     Book, BookBuilder, BookLookup, Consistency, NodeKind, Valuation, Valuer, Verify,
 };
