@@ -71,7 +71,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let common = cli.common;
     // Every command honours --log (the tools log their progress at debug level).
-    if let Err(e) = wedge_engine::protocol::frontend::init_logging(common.log.as_deref()) {
+    if let Err(e) = wedge_engine::protocol::init_logging(common.log.as_deref()) {
         eprintln!("wedge: {e}");
         return ExitCode::from(2);
     }

@@ -13,10 +13,10 @@ use wedge_core::book::{BookBuilder, Verify};
 use wedge_core::eval::heuristic::Heuristic;
 use wedge_core::search::Searcher;
 use wedge_engine::protocol::console::Console;
-use wedge_engine::protocol::driver::{Driver, Input};
 use wedge_engine::protocol::gtp::Gtp;
 use wedge_engine::protocol::nboard::Nboard;
-use wedge_engine::protocol::output::SharedBuffer;
+use wedge_engine::protocol::SharedBuffer;
+use wedge_engine::protocol::{Driver, Input};
 use wedge_engine::protocol::{Output, Protocol};
 use wedge_engine::{BookSetting, Engine, EngineOptions, Event};
 

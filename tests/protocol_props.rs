@@ -6,11 +6,11 @@ use std::sync::Arc;
 use wedge_core::eval::heuristic::Heuristic;
 use wedge_core::search::Searcher;
 use wedge_engine::protocol::console::{parse_console_line, Console};
-use wedge_engine::protocol::driver::{Driver, Input};
 use wedge_engine::protocol::gtp::{parse_gtp_line, Gtp};
 use wedge_engine::protocol::nboard::{parse_nboard_line, Nboard, NboardParseError};
-use wedge_engine::protocol::script::run_script;
+use wedge_engine::protocol::run_script;
 use wedge_engine::protocol::Output;
+use wedge_engine::protocol::{Driver, Input};
 use wedge_engine::{Engine, EngineOptions, EventSink};
 
 fn engine(sink: EventSink) -> Engine {

@@ -13,7 +13,7 @@ use wedge_core::search::Searcher;
 use wedge_engine::protocol::console::Console;
 use wedge_engine::protocol::gtp::Gtp;
 use wedge_engine::protocol::nboard::Nboard;
-use wedge_engine::protocol::script::run_script;
+use wedge_engine::protocol::run_script;
 use wedge_engine::{BookSetting, Engine, EngineOptions};
 
 /// The session's engine; its user's book (for `learn`) is `$TMP/learned.book`.

@@ -20,7 +20,7 @@ use wedge_core::formats::{
 };
 use wedge_core::framing::{fnv1a64, lanes64};
 use wedge_engine::protocol::console::parse_console_line;
-use wedge_engine::protocol::gtp::parse::{parse_gtp_line, preprocess};
+use wedge_engine::protocol::gtp::{parse_gtp_line, preprocess};
 use wedge_engine::protocol::nboard::parse_nboard_line;
 use wedge_lab::train::selfplay::record::Batch;
 

@@ -50,7 +50,7 @@ pub enum CliError {
     #[error(transparent)]
     Selfplay(#[from] wedge_lab::train::selfplay::SelfplayError),
     #[error(transparent)]
-    Frontend(#[from] wedge_engine::protocol::frontend::FrontendError),
+    Frontend(#[from] wedge_engine::protocol::FrontendError),
     #[error(transparent)]
     Match(#[from] wedge_lab::tools::match_runner::MatchError),
     #[error(transparent)]

@@ -43,5 +43,5 @@ fn run_protocol<P: Protocol>(common: &Common, proto: P) -> Result<(), CliError> 
         .builder()
         .with_threads(common.play_threads())
         .engine_factory()?;
-    Ok(wedge_engine::protocol::frontend::serve(proto, make_engine)?)
+    Ok(wedge_engine::protocol::serve(proto, make_engine)?)
 }

@@ -1,5 +1,7 @@
 //! The protocols people and programs speak to Wedge: NBoard v2, GTP v2 (with the Quarry and
-//! GoGui extensions) and the human console, all on one front end.
+//! GoGui extensions) and the human console, all on one front end. Each protocol is a module
+//! (`nboard`, `gtp`, `console`: its session state, parser and defaults); the front end, the
+//! driver and the writer are what this file exports.
 //!
 //! - `frontend`: tokio reads stdin without ever blocking the engine worker, logging setup;
 //! - `lines`: splitting raw input into bounded lines;
@@ -11,20 +13,22 @@
 //! - `text`: formatting shared by the protocols (board drawings, scores).
 
 pub mod console;
-pub mod driver;
-pub mod frontend;
+mod driver;
+mod frontend;
 pub mod gtp;
-pub mod lines;
+mod lines;
 pub mod nboard;
-pub mod output;
-pub mod script;
-pub mod text;
+mod output;
+mod script;
+mod text;
 
-pub use driver::{Driver, Refused};
-pub use output::Output;
+pub use driver::{Driver, Input, Refused};
+pub use frontend::{init_logging, serve, FrontendError};
+pub use output::{Output, SharedBuffer};
+pub use script::run_script;
 
 use crate::engine::{Engine, Event, JobId, Task};
-use driver::{Input, Running};
+use driver::Running;
 use std::collections::VecDeque;
 
 /// What to do after a command.

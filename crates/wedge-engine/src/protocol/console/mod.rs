@@ -6,7 +6,7 @@
 //! session. Moves the opening book answers are marked `book`. Errors start with `? ` and
 //! change nothing.
 
-pub mod parse;
+mod parse;
 
 pub use parse::{parse_console_line, ConsoleCommand, ConsoleParseError, Transform};
 

@@ -7,9 +7,9 @@
 //! controllers wait for the answer) except by GoGui's `# interrupt`, `quit` and the end of
 //! input, which answer it at once with the best move found so far.
 
-pub mod parse;
+mod parse;
 
-pub use parse::{parse_gtp_line, GtpCommand, GtpLine, GtpParseError, COMMANDS};
+pub use parse::{parse_gtp_line, preprocess, GtpCommand, GtpLine, GtpParseError, COMMANDS};
 
 use super::text::{black_margin, counts, drawing, result_text, upper};
 use super::{Ctx, Flow, Protocol, Refused, StopPolicy};

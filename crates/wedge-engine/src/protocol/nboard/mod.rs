@@ -7,8 +7,8 @@
 //! commands are reported on a `status` line and change nothing; unknown commands are logged to
 //! stderr and ignored.
 
-pub mod clock;
-pub mod parse;
+mod clock;
+mod parse;
 
 pub use parse::{parse_nboard_line, NboardCommand, NboardParseError};
 
