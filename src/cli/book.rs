@@ -169,8 +169,8 @@ pub struct DropOutArgs {
 }
 
 impl DropOutArgs {
-    fn params(&self) -> wedge_lab::book::expansion::DropOut {
-        wedge_lab::book::expansion::DropOut::new(self.alpha, self.width)
+    fn params(&self) -> wedge_lab::book::DropOut {
+        wedge_lab::book::DropOut::new(self.alpha, self.width)
     }
 }
 
@@ -278,13 +278,13 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
                 let [f] = files.as_slice() else {
                     return Err(CliError::Usage("--forest takes exactly one file".into()));
                 };
-                wedge_lab::book::forest::import_forest(f)?
+                wedge_lab::book::import_forest(f)?
             } else {
                 BookBuilder::load_or_new(&path, min_empties)?
             };
             if text {
                 for f in &files {
-                    let st = wedge_lab::book::text::import_text(f, &mut book)?;
+                    let st = wedge_lab::book::import_text(f, &mut book)?;
                     eprintln!("{}: {st:?}", f.display());
                 }
             } else if !forest {
@@ -405,7 +405,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             }
             let mut valuer = search_valuer(&builder, depth)?;
             let doe = dropout.params();
-            let made = wedge_lab::book::expansion::cover(
+            let made = wedge_lab::book::cover(
                 &mut book,
                 &set.games,
                 expansions,
@@ -426,7 +426,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let (path, mut book) = existing()?;
             let mut valuer = search_valuer(&builder, depth)?;
             let root = Board::START.canonical().0;
-            let r = wedge_lab::book::deviate::deviate(
+            let r = wedge_lab::book::deviate(
                 &mut book,
                 root,
                 relative as i32,
@@ -446,7 +446,7 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
         BookCommand::Refresh { dropout } => {
             let (path, mut book) = existing()?;
             let doe = dropout.params();
-            let prio = wedge_lab::book::expansion::refresh(&mut book, &doe);
+            let prio = wedge_lab::book::refresh(&mut book, &doe);
             book.publish(&path)?;
             println!(
                 "{} positions; {} reachable from the start; root priority {:.2}",
@@ -482,11 +482,11 @@ pub fn run_book(common: &Common, cmd: BookCommand) -> Result<(), CliError> {
             let (_, book) = open()?;
             let builder = BookBuilder::from_book(&book)?;
             if let Some(f) = forest {
-                wedge_lab::book::forest::export_forest(&builder, &f)?;
+                wedge_lab::book::export_forest(&builder, &f)?;
                 eprintln!("{}: forest of {} positions", f.display(), builder.len());
             }
             if let Some(f) = text {
-                wedge_lab::book::text::export_text(&builder, &f)?;
+                wedge_lab::book::export_text(&builder, &f)?;
                 eprintln!("{}: text book", f.display());
             }
             Ok(())

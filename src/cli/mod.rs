@@ -34,9 +34,9 @@ pub enum CliError {
     #[error(transparent)]
     Book(#[from] wedge_core::book::BookError),
     #[error(transparent)]
-    Forest(#[from] wedge_lab::book::forest::ForestError),
+    Forest(#[from] wedge_lab::book::ForestError),
     #[error(transparent)]
-    TextBook(#[from] wedge_lab::book::text::TextError),
+    TextBook(#[from] wedge_lab::book::TextError),
     #[error(transparent)]
     BookTool(#[from] wedge_lab::tools::book::BookToolError),
     #[error(transparent)]

@@ -653,7 +653,7 @@ pub fn expand_book<E: Evaluator + 'static>(
     book: &mut BookBuilder,
     path: &Path,
     (eval, probcut): (Arc<E>, Arc<wedge_core::search::ProbCutModel>),
-    doe: &crate::book::expansion::DropOut,
+    doe: &crate::book::DropOut,
     plan: &ExpandPlan,
     mut remote: Option<&mut dyn wedge_core::book::LevelValuer>,
 ) -> Result<ExpandReport, BookToolError> {
@@ -664,7 +664,7 @@ pub fn expand_book<E: Evaluator + 'static>(
         save_every,
         ..
     } = *plan;
-    use crate::book::expansion::{expand_batch, expand_batch_with, expand_once, refresh};
+    use crate::book::{expand_batch, expand_batch_with, expand_once, refresh};
     use wedge_core::search::SearchValuer;
     book.info.search_depth = depth.min(60) as u8;
     // One thread: expansions one by one. Several: batches of leaves valued side by side, each

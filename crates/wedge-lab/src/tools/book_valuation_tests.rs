@@ -2,7 +2,7 @@
 //! solver's values, and the search takes book values. They live here, above both, so the
 //! book never imports the search.
 
-use crate::book::expansion::{expand_batch, expand_once, refresh, DropOut, Priorities};
+use crate::book::{expand_batch, expand_once, refresh, DropOut, Priorities};
 use std::sync::atomic::AtomicBool;
 use wedge_core::board::Move;
 use wedge_core::board::{Board, Square, Squares};
