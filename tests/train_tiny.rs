@@ -8,11 +8,11 @@ mod data;
 use data::data_path;
 use wedge_core::eval::heuristic::Heuristic;
 use wedge_core::eval::PatternEval;
-use wedge_lab::train::dataset::LabelledPosition;
-use wedge_lab::train::fit::{encode_all, fit, FitConfig};
-use wedge_lab::train::games::{read_wthor_file, GameRecord};
-use wedge_lab::train::label::{label_games, LabelConfig};
-use wedge_lab::train::progress::Progress;
+use wedge_lab::train::LabelledPosition;
+use wedge_lab::train::Progress;
+use wedge_lab::train::{encode_all, fit, FitConfig};
+use wedge_lab::train::{label_games, LabelConfig};
+use wedge_lab::train::{read_wthor_file, GameRecord};
 
 /// The first `n` games of 1990 from `data/wthor`.
 fn wthor_games(n: usize) -> Vec<GameRecord> {

@@ -22,7 +22,7 @@ use wedge_core::framing::{fnv1a64, lanes64};
 use wedge_engine::protocol::console::parse_console_line;
 use wedge_engine::protocol::gtp::{parse_gtp_line, preprocess};
 use wedge_engine::protocol::nboard::parse_nboard_line;
-use wedge_lab::train::selfplay::record::Batch;
+use wedge_lab::train::selfplay::Batch;
 
 /// A fuzz target: bytes in, a panic on a bug.
 pub type Target = fn(&[u8]);
@@ -305,7 +305,7 @@ pub mod seeds {
     use wedge_core::book::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
     use wedge_core::eval::patterns::TableKind;
     use wedge_core::eval::weights::{TableHeader, Weights};
-    use wedge_lab::train::selfplay::record::{Batch, BatchHeader, GameRecord, Start};
+    use wedge_lab::train::selfplay::{Batch, BatchHeader, GameRecord, Start};
     use wedge_lab::train::selfplay::{BatchId, Settings};
 
     type Files = Vec<(String, Vec<u8>)>;

@@ -6,7 +6,7 @@ use clap::Args;
 use std::path::PathBuf;
 use wedge_engine::BuildError;
 use wedge_lab::tools::engine_eval::{evaluate_with_engine, EngineEvalSettings};
-use wedge_lab::train::evaluate::{evaluate_entries, format_error_table, Evaluated};
+use wedge_lab::train::{evaluate_entries, format_error_table, Evaluated};
 
 /// `wedge eval`.
 #[derive(Args, Clone, Debug)]

@@ -9,7 +9,7 @@ use std::time::Duration;
 use wedge_core::book::{Book, BookSource};
 use wedge_core::search::Selectivity;
 use wedge_lab::tools::review::{self, ReviewError, ReviewSettings, Reviewer};
-use wedge_lab::train::progress::Progress;
+use wedge_lab::train::Progress;
 
 /// `wedge review`.
 #[derive(Args)]

@@ -8,7 +8,7 @@ use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
 use crate::tools::match_runner::game::{black_margin, Forfeit, GameEnd, GameOutcome};
 use crate::tools::match_runner::player::{EngineProtocol, MatchTimeControl};
-use crate::train::selfplay::record::PASS_BYTE;
+use crate::train::selfplay::PASS_BYTE;
 use std::time::Duration;
 use wedge_core::board::{Move, Square};
 use wedge_core::formats::{

@@ -8,7 +8,7 @@ use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
 use crate::tools::solve::search_each;
 pub use crate::tools::solve::SolveSearch;
-use crate::train::selfplay::record::PASS_BYTE;
+use crate::train::selfplay::PASS_BYTE;
 use std::sync::Arc;
 use wedge_core::board::{Board, Move, Square};
 use wedge_core::eval::Evaluator;

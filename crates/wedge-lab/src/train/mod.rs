@@ -7,19 +7,25 @@
 //! Entry points for the command line: [`TrainArgs`] / [`run_train`] and
 //! [`selfplay::SelfplayArgs`] / [`selfplay::prepare`].
 
-pub mod checkpoint;
-pub mod cli;
-pub mod dataset;
-pub mod evaluate;
-pub mod fit;
-pub mod games;
-pub mod heldout;
-pub mod label;
-pub mod progress;
+mod checkpoint;
+mod cli;
+mod dataset;
+mod evaluate;
+mod fit;
+mod games;
+mod heldout;
+mod label;
+mod progress;
 pub mod selfplay;
-pub mod selfplay_samples;
+mod selfplay_samples;
 
 pub use cli::{run_train, TrainArgs};
+pub use dataset::{CacheError, LabelledPosition};
+pub use evaluate::{evaluate_entries, format_error_table, Evaluated};
+pub use fit::{encode_all, fit, FitConfig, StartWeightsError};
+pub use games::{read_wthor_file, GameRecord};
+pub use label::{label_games, LabelConfig};
+pub use progress::Progress;
 
 /// Why training, evaluation or building a data set failed.
 #[derive(Debug, thiserror::Error)]

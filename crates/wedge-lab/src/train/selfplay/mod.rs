@@ -11,15 +11,15 @@
 //! - `stats`: counts and distributions (`--stats`);
 //! - `cli`: the subcommand's arguments and the run they ask for.
 
-pub mod cli;
-pub mod error;
-pub mod openings;
-pub mod play;
-pub mod reader;
-pub mod record;
-pub mod run;
-pub mod stats;
-pub mod unit;
+mod cli;
+mod error;
+mod openings;
+mod play;
+mod reader;
+mod record;
+mod run;
+mod stats;
+mod unit;
 
 pub use cli::{prepare, SelfplayArgs, SelfplayRun};
 pub use error::SelfplayError;
@@ -28,7 +28,7 @@ pub use play::{Model, SelfPlay};
 pub use reader::{batch_files, samples, Samples};
 pub use record::{
     Batch, BatchHeader, GameRecord, RecordError, RecordErrorKind, SearchedPosition, Start,
-    ValueKind,
+    ValueKind, CHECKSUM_LEN, HEADER_LEN, PASS_BYTE,
 };
 pub use run::{pending_batches, run, RunPlan, RunSummary};
 pub use stats::Stats;
