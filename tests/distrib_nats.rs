@@ -271,7 +271,7 @@ fn queued_selfplay_ok(args: Vec<String>, url: &str) {
 fn publish_raw(url: &str, payloads: &[(&str, Vec<u8>)]) {
     let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge_lab::distrib::setup::connect(url).await.unwrap();
+        let queue = wedge_lab::distrib::connect(url).await.unwrap();
         queue.units().await.unwrap();
         for (subject, bytes) in payloads {
             queue
@@ -307,7 +307,7 @@ fn distributed_selfplay_is_byte_identical_and_survives_corrupt_units() {
     let mut damaged = real.clone();
     damaged[30] ^= 1;
     let mut future =
-        wedge_core::framing::Writer::new(&wedge_lab::distrib::unit::MAGIC, 9, real.len());
+        wedge_core::framing::Writer::new(&wedge_lab::distrib::SELFPLAY_UNIT_MAGIC, 9, real.len());
     future.bytes(&real[12..real.len() - 8]);
     let future = future.finish();
     publish_raw(
@@ -503,7 +503,7 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
     use wedge_core::book::{BookBuilder, BookExcerpt, ValuationRequest};
     use wedge_core::eval::weights::Weights;
     use wedge_core::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
-    use wedge_lab::distrib::valuation::{self, ValuationUnit};
+    use wedge_lab::distrib::{valuation_result_from_bytes, ValuationUnit};
     use wedge_lab::train::selfplay::Model;
 
     let server = Server::start("valuation");
@@ -556,13 +556,11 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
     damaged[40] ^= 0x04;
     let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge_lab::distrib::setup::connect(&server.url)
-            .await
-            .unwrap();
+        let queue = wedge_lab::distrib::connect(&server.url).await.unwrap();
         queue.units().await.unwrap();
         queue.results().await.unwrap();
         let store = queue.files().await.unwrap();
-        wedge_lab::distrib::files::upload(&store, &weights, &model)
+        wedge_lab::distrib::upload_model(&store, &weights, &model)
             .await
             .unwrap();
         for payload in [damaged, bytes] {
@@ -576,13 +574,11 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
         }
     });
     let mut worker = start_worker(&server.url, &dir, "v1");
-    let subject = wedge_lab::distrib::exchange::result_subject(&unit);
+    let subject = wedge_lab::distrib::result_subject(&unit);
     let start = Instant::now();
     let payload = loop {
         let found = rt.block_on(async {
-            let queue = wedge_lab::distrib::setup::connect(&server.url)
-                .await
-                .unwrap();
+            let queue = wedge_lab::distrib::connect(&server.url).await.unwrap();
             let results = queue.results().await.unwrap();
             results
                 .get_last_raw_message_by_subject(&subject)
@@ -599,7 +595,7 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
         );
         std::thread::sleep(Duration::from_millis(200));
     };
-    assert_eq!(valuation::result_from_bytes(&payload, &unit), Ok(expected));
+    assert_eq!(valuation_result_from_bytes(&payload, &unit), Ok(expected));
     terminate(&mut worker, "the worker");
     let log = std::fs::read_to_string(dir.join("v1.log")).unwrap();
     assert_eq!(log.matches("refused message").count(), 1, "{log}");
@@ -755,9 +751,7 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
     let rt = wedge_lab::distrib::runtime().unwrap();
     loop {
         let queued = rt.block_on(async {
-            let queue = wedge_lab::distrib::setup::connect(&server.url)
-                .await
-                .unwrap();
+            let queue = wedge_lab::distrib::connect(&server.url).await.unwrap();
             let mut units = queue.units().await.unwrap();
             units.info().await.map(|i| i.state.messages).unwrap_or(0)
         });
@@ -777,9 +771,7 @@ fn a_book_expansion_coordinator_killed_mid_run_is_resumed_by_a_rerun() {
     let start = Instant::now();
     loop {
         let left = rt.block_on(async {
-            let queue = wedge_lab::distrib::setup::connect(&server.url)
-                .await
-                .unwrap();
+            let queue = wedge_lab::distrib::connect(&server.url).await.unwrap();
             let mut units = queue.units().await.unwrap();
             units.info().await.map(|i| i.state.messages).unwrap_or(1)
         });
@@ -823,8 +815,9 @@ fn without_times(table: &str) -> Vec<String> {
 
 #[test]
 fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer() {
-    use wedge_lab::distrib::exchange::{result_subject, KeyedUnit};
-    use wedge_lab::distrib::solve::{SolveSearch, SolveUnit};
+    use wedge_lab::distrib::SolveUnit;
+    use wedge_lab::distrib::{result_subject, KeyedUnit};
+    use wedge_lab::tools::solve::SolveSearch;
 
     let server = Server::start("solveq");
     let dir = temp_dir("solveq");
@@ -856,11 +849,9 @@ fn a_solve_over_two_workers_matches_the_local_one_and_refuses_a_damaged_answer()
     };
     let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge_lab::distrib::setup::connect(&server.url)
-            .await
-            .unwrap();
+        let queue = wedge_lab::distrib::connect(&server.url).await.unwrap();
         queue.results().await.unwrap();
-        let mut bytes = wedge_lab::distrib::solve::result_to_bytes(first.key_value(), &[]);
+        let mut bytes = wedge_lab::distrib::solve_result_to_bytes(first.key_value(), &[]);
         bytes[12] ^= 1;
         queue
             .js
@@ -1172,19 +1163,20 @@ fn distributed_selfplay_from_wthor_lines_is_byte_identical() {
 }
 
 /// Runs `f` on a fresh connection to the queue at `url`.
-fn with_queue<T>(url: &str, f: impl AsyncFnOnce(wedge_lab::distrib::setup::Queue) -> T) -> T {
+fn with_queue<T>(url: &str, f: impl AsyncFnOnce(wedge_lab::distrib::Queue) -> T) -> T {
     let rt = wedge_lab::distrib::runtime().unwrap();
     rt.block_on(async {
-        let queue = wedge_lab::distrib::setup::connect(url).await.unwrap();
+        let queue = wedge_lab::distrib::connect(url).await.unwrap();
         f(queue).await
     })
 }
 
 #[test]
 fn poison_units_are_terminated_reported_by_status_and_fail_their_coordinator() {
-    use wedge_lab::distrib::exchange::KeyedUnit;
-    use wedge_lab::distrib::solve::{SolveSearch, SolveUnit};
-    use wedge_lab::distrib::termination::MAX_DELIVERIES;
+    use wedge_lab::distrib::KeyedUnit;
+    use wedge_lab::distrib::SolveUnit;
+    use wedge_lab::distrib::MAX_DELIVERIES;
+    use wedge_lab::tools::solve::SolveSearch;
 
     let server = Server::start("poison");
     let dir = temp_dir("poison");
@@ -1220,7 +1212,7 @@ fn poison_units_are_terminated_reported_by_status_and_fail_their_coordinator() {
             .unwrap();
         let units = queue.units().await.unwrap();
         let store = queue.files().await.unwrap();
-        wedge_lab::distrib::files::upload(&store, &weights, &model)
+        wedge_lab::distrib::upload_model(&store, &weights, &model)
             .await
             .unwrap();
         let publish = async |unit: &SolveUnit| {
@@ -1346,8 +1338,8 @@ fn a_selfplay_run_whose_weights_object_is_damaged_fails_naming_its_batches_then_
     let probcut =
         wedge_core::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
     let model = wedge_lab::train::selfplay::Model::new(&weights, probcut).unwrap();
-    let name = wedge_lab::distrib::files::weights_name(model.weights_checksum);
-    let store_damaged = async |queue: wedge_lab::distrib::setup::Queue| {
+    let name = wedge_lab::distrib::weights_name(model.weights_checksum);
+    let store_damaged = async |queue: wedge_lab::distrib::Queue| {
         let store = queue.files().await.unwrap();
         store
             .put(name.as_str(), &mut &b"not weights"[..])

@@ -11,7 +11,7 @@ use wedge_core::eval::PatternEval;
 use wedge_core::search::SearchValuer;
 use wedge_core::search::Selectivity;
 use wedge_engine::{BuildError, EngineBuilder};
-use wedge_lab::distrib::book_queue::QueueValuer;
+use wedge_lab::distrib::QueueValuer;
 use wedge_lab::tools::book as tool;
 
 /// `wedge book ...`

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 use wedge_core::eval::Weights;
 use wedge_engine::EngineBuilder;
-use wedge_lab::distrib::match_game::{self, QueuedEngine, QueuedSide, SolverChecksums};
-use wedge_lab::distrib::match_queue::QueueGames;
+use wedge_lab::distrib::QueueGames;
+use wedge_lab::distrib::{valid_engine_name, QueuedEngine, QueuedSide, SolverChecksums};
 use wedge_lab::tools::gate::{run_gate, GateArgs, GateDecision};
 use wedge_lab::tools::match_runner::{self as m, player};
 use wedge_lab::train::selfplay::Model;
@@ -159,7 +159,7 @@ fn queued_side(
             solver_probcut: None,
             ..common.builder()
         })?,
-        _ if match_game::valid_name(text) => (
+        _ if valid_engine_name(text) => (
             QueuedEngine::Named {
                 name: text.to_string(),
                 protocol: spec.protocol,

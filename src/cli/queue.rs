@@ -19,10 +19,7 @@ pub fn run(command: &QueueCommand) -> Result<(), CliError> {
     match command {
         QueueCommand::Status { queue } => {
             let rt = wedge_lab::distrib::runtime()?;
-            print!(
-                "{}",
-                rt.block_on(wedge_lab::distrib::status::status(queue))?
-            );
+            print!("{}", rt.block_on(wedge_lab::distrib::queue_status(queue))?);
             Ok(())
         }
     }

@@ -5,7 +5,7 @@ use super::{CliError, Common};
 use clap::Args;
 use std::path::PathBuf;
 use wedge_core::search::Selectivity;
-use wedge_lab::distrib::solve_queue::{self, QueueSolve};
+use wedge_lab::distrib::{solve_on_queue, QueueSolve};
 use wedge_lab::tools::solve::{SolveSearch, SolveTable};
 
 /// `wedge solve`.
@@ -100,7 +100,7 @@ pub fn run(common: &Common, args: &SolveArgs) -> Result<(), CliError> {
             let boards: Vec<_> = chosen.iter().map(|e| e.position.board).collect();
             let mut table = SolveTable::new(&mut out).map_err(write_error)?;
             let mut written = Ok(());
-            let counts = solve_queue::solve(&how, &boards, &mut |i, report| {
+            let counts = solve_on_queue(&how, &boards, &mut |i, report| {
                 if written.is_ok() {
                     written = table.row(i + 1, &chosen[i], report.clone());
                 }

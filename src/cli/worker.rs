@@ -2,7 +2,7 @@
 
 use super::{CliError, Common};
 use std::path::PathBuf;
-use wedge_lab::distrib::worker::{self, WorkerOptions};
+use wedge_lab::distrib::{default_worker_name, run_worker, WorkerOptions};
 
 /// `wedge worker` arguments.
 #[derive(clap::Args, Clone, Debug)]
@@ -32,7 +32,7 @@ fn parse_engine(text: &str) -> Result<(String, String), String> {
     let Some((name, command)) = text.split_once('=') else {
         return Err(format!("expected NAME=COMMAND, got {text:?}"));
     };
-    if !wedge_lab::distrib::match_game::valid_name(name) {
+    if !wedge_lab::distrib::valid_engine_name(name) {
         return Err(format!(
             "engine name {name:?}: use 1-64 letters, digits, '-', '_' or '.'"
         ));
@@ -55,13 +55,13 @@ pub fn run(common: &Common, args: &WorkerArgs) -> Result<(), CliError> {
         cache: args
             .cache
             .clone()
-            .unwrap_or_else(wedge_lab::distrib::files::default_cache_dir),
-        name: args.name.clone().unwrap_or_else(worker::default_name),
+            .unwrap_or_else(wedge_lab::distrib::default_cache_dir),
+        name: args.name.clone().unwrap_or_else(default_worker_name),
         max_units: args.max_units,
         engines: args.engines.clone(),
     };
     let rt = wedge_lab::distrib::runtime()?;
-    let result = rt.block_on(worker::run(&opts));
+    let result = rt.block_on(run_worker(&opts));
     // A unit released on a second signal may still be playing on a blocking thread.
     rt.shutdown_background();
     result?;

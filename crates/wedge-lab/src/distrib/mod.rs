@@ -22,27 +22,39 @@
 //! - `status`: `wedge queue status`;
 //! - `error`: what can go wrong, as one typed error.
 
-pub mod book_queue;
-pub mod coordinator;
-pub mod error;
-pub mod exchange;
-pub mod files;
-pub mod match_game;
-pub mod match_queue;
-pub mod message;
-pub mod result;
-pub mod setup;
-pub mod solve;
-pub mod solve_queue;
-pub mod status;
-pub mod termination;
-pub mod unit;
-pub mod valuation;
-pub mod worker;
+mod book_queue;
+mod coordinator;
+mod error;
+mod exchange;
+mod files;
+mod match_game;
+mod match_queue;
+mod message;
+mod result;
+mod setup;
+mod solve;
+mod solve_queue;
+mod status;
+mod termination;
+mod unit;
+mod valuation;
+mod worker;
 
+pub use book_queue::QueueValuer;
 pub use coordinator::run_selfplay_on_queue;
 pub use error::{DistribError, ObjectError};
-pub use unit::SelfplayUnit;
+pub use exchange::{result_subject, KeyedUnit};
+pub use files::{default_cache_dir, upload as upload_model, weights_name};
+pub use match_game::{valid_name as valid_engine_name, QueuedEngine, QueuedSide, SolverChecksums};
+pub use match_queue::QueueGames;
+pub use setup::{connect, Queue};
+pub use solve::{result_to_bytes as solve_result_to_bytes, SolveUnit};
+pub use solve_queue::{solve as solve_on_queue, QueueSolve};
+pub use status::status as queue_status;
+pub use termination::MAX_DELIVERIES;
+pub use unit::{SelfplayUnit, MAGIC as SELFPLAY_UNIT_MAGIC};
+pub use valuation::{result_from_bytes as valuation_result_from_bytes, ValuationUnit};
+pub use worker::{default_name as default_worker_name, run as run_worker, WorkerOptions};
 
 /// A single-threaded tokio runtime for one queue command (the games run on their own threads).
 pub fn runtime() -> Result<tokio::runtime::Runtime, DistribError> {
