@@ -420,7 +420,7 @@ impl<E: Evaluator> Worker<E> {
         let eval = self.searcher.evaluator_arc();
         let make = |depth: u32| {
             wedge_core::search::SearchValuer::new(
-                Searcher::new(eval.clone(), 16, 1),
+                EngineBuilder::of_size(16, 1).searcher_with(eval.clone(), None),
                 depth,
                 Selectivity::NONE,
             )

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use wedge_core::board::{Board, Move, Square};
 use wedge_core::eval::Evaluator;
 use wedge_core::framing::{Reader, Writer};
-use wedge_core::search::{ProbCutModel, Report, Score, Searcher, Selectivity, SolveMode};
+use wedge_core::search::{ProbCutModel, Report, Score, Selectivity, SolveMode};
+use wedge_engine::EngineBuilder;
 
 /// The unit message's first bytes.
 pub const MAGIC: [u8; 8] = *b"WEDGESU1";
@@ -133,10 +134,8 @@ impl SolveUnit {
         probcut: Option<Arc<ProbCutModel>>,
         threads: usize,
     ) -> Vec<Report> {
-        let mut searcher = Searcher::new(eval, self.table_mb as usize, threads.max(1));
-        if let Some(model) = probcut {
-            searcher = searcher.with_probcut(model);
-        }
+        let searcher = EngineBuilder::of_size(self.table_mb as usize, threads.max(1))
+            .searcher_with(eval, probcut);
         let limits = self.search.limits();
         search_each(&searcher, self.boards.iter().copied(), &limits).collect()
     }

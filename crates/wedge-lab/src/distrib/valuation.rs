@@ -13,7 +13,8 @@ use wedge_core::book::{
 };
 use wedge_core::eval::Evaluator;
 use wedge_core::framing::{Reader, Truncated, Writer};
-use wedge_core::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
+use wedge_core::search::{ProbCutModel, SearchValuer, Selectivity};
+use wedge_engine::EngineBuilder;
 
 /// The unit message's first bytes.
 pub const MAGIC: [u8; 8] = *b"WEDGEVU1";
@@ -179,10 +180,8 @@ impl ValuationUnit {
         threads: usize,
     ) -> Vec<Option<Valuation>> {
         let make = || {
-            let mut searcher = Searcher::new(eval.clone(), self.table_mb as usize, 1);
-            if let Some(model) = &probcut {
-                searcher = searcher.with_probcut(model.clone());
-            }
+            let searcher = EngineBuilder::of_size(self.table_mb as usize, 1)
+                .searcher_with(eval.clone(), probcut.clone());
             SearchValuer::new(searcher, u32::from(self.depth), self.selectivity)
         };
         let mut local = LocalThreads {
@@ -279,6 +278,7 @@ mod tests {
     use wedge_core::book::{BookBuilder, BookLookup, Valuer};
     use wedge_core::eval::heuristic::Heuristic;
     use wedge_core::rng::Rng;
+    use wedge_core::search::Searcher;
 
     /// A small book valued by real depth-2 searches, and units of its played positions.
     fn sample() -> (BookBuilder, ValuationUnit) {

@@ -13,7 +13,8 @@ use wedge_core::book::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
 use wedge_core::eval::Evaluator;
 pub use wedge_core::formats::GamePlace;
 use wedge_core::formats::{read_game_records, FileGame, Position};
-use wedge_core::search::{SearchValuer, Searcher, Selectivity, TableError};
+use wedge_core::search::{SearchValuer, Selectivity, TableError};
+use wedge_engine::EngineBuilder;
 
 /// Why a book tool failed.
 #[derive(Debug, thiserror::Error)]
@@ -186,7 +187,8 @@ pub fn value_book<E: Evaluator + 'static>(
     // empties its table before every search, so which one a thread gets changes nothing).
     let valuers = (0..threads.max(1))
         .map(|_| {
-            let searcher = Searcher::try_new(eval.clone(), hash_mb, 1)?;
+            let searcher =
+                EngineBuilder::of_size(hash_mb, 1).try_searcher_with(eval.clone(), None)?;
             Ok(Mutex::new(SearchValuer::new(searcher, depth, selectivity)))
         })
         .collect::<Result<Vec<_>, TableError>>()?;
@@ -671,8 +673,8 @@ pub fn expand_book<E: Evaluator + 'static>(
     // search on one thread (shallow searches gain little from splitting).
     // Small tables: a batch builds its valuers afresh for every empties level it values.
     let make = || {
-        let searcher =
-            Searcher::new(eval.clone(), EXPAND_TABLE_MB, 1).with_probcut(probcut.clone());
+        let searcher = EngineBuilder::of_size(EXPAND_TABLE_MB, 1)
+            .searcher_with(eval.clone(), Some(probcut.clone()));
         SearchValuer::new(searcher, depth, Selectivity::NONE)
     };
     let mut valuer = make();
@@ -764,7 +766,7 @@ pub fn quality_text<E: Evaluator + 'static>(
     branch_plies: usize,
 ) -> String {
     use wedge_core::book::book_children;
-    let searcher = Searcher::new(eval, 64, 1);
+    let searcher = EngineBuilder::of_size(64, 1).searcher_with(eval, None);
     let stop = std::sync::atomic::AtomicBool::new(false);
     // Starting prefixes: the empty line, then one per stored reply in the first plies.
     let mut prefixes: Vec<Vec<Square>> = vec![Vec::new()];

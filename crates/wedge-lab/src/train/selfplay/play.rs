@@ -16,6 +16,7 @@ use wedge_core::framing::fnv1a64;
 use wedge_core::rng::Rng;
 use wedge_core::search::ProbCutModel;
 use wedge_core::search::{Limits, Searcher, SolveMode};
+use wedge_engine::EngineBuilder;
 
 /// The evaluation games are played with, and the checksums that identify it in batch headers.
 #[derive(Clone, Debug)]
@@ -94,9 +95,9 @@ impl SelfPlay {
     /// A one-thread searcher with the per-game table.
     pub fn searcher(&self) -> Result<Searcher<PatternEval>, SelfplayError> {
         let mb = self.settings.game_hash_mb as usize;
-        Ok(Searcher::try_new(self.model.eval.clone(), mb, 1)
-            .map_err(|e| e.of_option("--game-hash"))?
-            .with_probcut(self.model.probcut.clone()))
+        Ok(EngineBuilder::of_size(mb, 1)
+            .try_searcher_with(self.model.eval.clone(), Some(self.model.probcut.clone()))
+            .map_err(|e| e.of_option("--game-hash"))?)
     }
 
     /// Plays the game of `seed` with `searcher` (whose table is emptied first, so the game
