@@ -369,7 +369,7 @@ mod tests {
         let reply = Square::first_of(after.legal_moves()).unwrap();
         assert_eq!(b.successor(&after, reply), Successor::TooFew);
         // A move that ends the game is valued for the side that makes it.
-        let last = Board::new(!0u64 & !1 & !2, 2);
+        let last = Board::new(!3, 2);
         let Successor::Terminal(v) = b.successor(&last, Square::from_index(0)) else {
             panic!("the last move ends the game");
         };
