@@ -1,5 +1,5 @@
 # Thin wrappers over cargo and wedge. `make run` starts the human console; `make test` runs
-# every test (the same command CI runs).
+# every test of every crate of the workspace (the same command CI runs).
 
 CARGO ?= cargo
 
@@ -18,15 +18,15 @@ install: build
 	./target/release/wedge install --prefix $(PREFIX)
 
 test:
-	$(CARGO) test
+	$(CARGO) test --workspace
 
 # Long tests (perft 10-12 in both conventions and other ignored-by-default checks).
 test-long:
-	$(CARGO) test -- --ignored
+	$(CARGO) test --workspace -- --ignored
 
 bench: build
 	./target/release/wedge bench
-	$(CARGO) bench
+	$(CARGO) bench --workspace
 
 perft: build
 	./target/release/wedge perft 13 --only
@@ -60,11 +60,11 @@ fuzz-smoke:
 	$(CARGO) test --manifest-path fuzz/Cargo.toml
 
 lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 fmt:
-	$(CARGO) fmt
+	$(CARGO) fmt --all
 
 ci:
 	bash .ci/run

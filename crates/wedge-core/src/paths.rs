@@ -181,8 +181,14 @@ fn data_roots_from(
     if let Some(user_data) = user_data {
         roots.push(user_data.to_path_buf());
     }
-    roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    roots.push(source_tree());
     roots
+}
+
+/// The source tree this was built from: the workspace root, two folders above this crate's.
+pub fn source_tree() -> PathBuf {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate_dir.ancestors().nth(2).unwrap_or(crate_dir).to_path_buf()
 }
 
 /// Where an installed layout keeps the shipped data, from the prefix that holds `bin/wedge`.
@@ -387,7 +393,7 @@ mod tests {
         .iter()
         .map(|r| r.join(rel))
         .collect();
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        let manifest = source_tree().join(rel);
         assert_eq!(
             c,
             vec![
@@ -402,8 +408,10 @@ mod tests {
         );
         assert_eq!(
             data_roots_from(None, None, None),
-            vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))]
+            vec![source_tree()]
         );
+        assert!(source_tree().join("Cargo.toml").is_file());
+        assert!(source_tree().join("weights").is_dir());
     }
 
     #[test]
