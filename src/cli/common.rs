@@ -91,6 +91,7 @@ impl Common {
     }
 }
 
+#[cfg(feature = "lab")]
 /// The weights a queue's workers are sent (read once: their bytes go to the object store) and
 /// the model whose checksums name the units.
 pub fn queue_model(

@@ -188,7 +188,11 @@ fn data_roots_from(
 /// The source tree this was built from: the workspace root, two folders above this crate's.
 pub fn source_tree() -> PathBuf {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    crate_dir.ancestors().nth(2).unwrap_or(crate_dir).to_path_buf()
+    crate_dir
+        .ancestors()
+        .nth(2)
+        .unwrap_or(crate_dir)
+        .to_path_buf()
 }
 
 /// Where an installed layout keeps the shipped data, from the prefix that holds `bin/wedge`.
@@ -406,10 +410,7 @@ mod tests {
                 manifest.clone(),
             ]
         );
-        assert_eq!(
-            data_roots_from(None, None, None),
-            vec![source_tree()]
-        );
+        assert_eq!(data_roots_from(None, None, None), vec![source_tree()]);
         assert!(source_tree().join("Cargo.toml").is_file());
         assert!(source_tree().join("weights").is_dir());
     }
