@@ -186,21 +186,14 @@ impl BookBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
     use crate::book::test_valuers::Hashed;
     use crate::book::Consistency;
-
-    fn line(t: &str) -> Vec<Move> {
-        t.as_bytes()
-            .chunks(2)
-            .map(|c| Move::Play(std::str::from_utf8(c).unwrap().parse().unwrap()))
-            .collect()
-    }
+    use crate::formats::parse_transcript;
 
     fn valued(games: &[&str]) -> BookBuilder {
         let mut b = BookBuilder::new(54);
         for g in games {
-            b.add_game(&line(g)).unwrap();
+            b.add_game(&parse_transcript(g).unwrap()).unwrap();
         }
         b.sweep(Some(&|| Hashed::new(21, false)), 1, &|_, _| {});
         b
@@ -231,7 +224,8 @@ mod tests {
     fn adopted_valuations_fill_only_what_is_missing() {
         let valued_book = valued(&["f5d6c3d3c4"]);
         let mut bare = BookBuilder::new(54);
-        bare.add_game(&line("f5d6c3d3c4")).unwrap();
+        bare.add_game(&parse_transcript("f5d6c3d3c4").unwrap())
+            .unwrap();
         assert_eq!(bare.level(), Consistency::Consistent);
         bare.adopt_valuations(&valued_book);
         assert_eq!(bare.level(), Consistency::Negamaxed);

@@ -360,25 +360,13 @@ impl BookBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
     use crate::book::test_valuers::Hashed;
-
-    fn games() -> Vec<Vec<Move>> {
-        ["f5d6c3d3c4", "f5f6e6f4", "f5d6c5f4e3", "f5f4e3f6d3"]
-            .iter()
-            .map(|t| {
-                t.as_bytes()
-                    .chunks(2)
-                    .map(|c| Move::Play(std::str::from_utf8(c).unwrap().parse().unwrap()))
-                    .collect()
-            })
-            .collect()
-    }
+    use crate::formats::parse_transcript;
 
     fn book() -> BookBuilder {
         let mut b = BookBuilder::new(54);
-        for g in games() {
-            b.add_game(&g).unwrap();
+        for g in ["f5d6c3d3c4", "f5f6e6f4", "f5d6c5f4e3", "f5f4e3f6d3"] {
+            b.add_game(&parse_transcript(g).unwrap()).unwrap();
         }
         b
     }
