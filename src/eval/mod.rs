@@ -3,6 +3,8 @@
 //!
 //! - `patterns`: the pattern set, ternary indices from scratch, folding, scalar features, phases;
 //! - `features`: the incremental pattern state for make/undo in the search;
+//! - `kernels`: the evaluation's inner loops (the pattern sum, the state's update), SIMD and
+//!   portable;
 //! - `weights`: the weights file format (writer and validating loader);
 //! - `pattern_eval`: the trained pattern evaluation;
 //! - `ordering_tables`: its compact one-phase copy that orders the endgame's moves;
@@ -10,6 +12,7 @@
 
 pub mod features;
 pub mod heuristic;
+pub mod kernels;
 pub mod ordering_tables;
 pub mod pattern_eval;
 pub mod patterns;

@@ -7,7 +7,7 @@ use super::stability::corner_stable;
 use super::tt::MoveHint;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
-use crate::board::CORNERS;
+use crate::board::{quadrant_parities, CORNERS};
 use crate::eval::{EIGHTHS_PER_DISC, MAX_EIGHTHS, ORDER_SCALE};
 
 /// More than the largest number of legal moves in any Othello position (33).
@@ -292,15 +292,9 @@ impl MoveList {
 /// Union of the quadrants (a1-d4, e1-h4, a5-d8, e5-h8) holding an odd number of empties.
 #[inline(always)]
 pub fn odd_quadrants(empties: u64) -> u64 {
-    // Fold each quadrant's parity onto its lowest square (a1, e1, a5, e5): across the four
-    // columns of each half-row, then across the four rows of each half-board.
-    let mut x = empties ^ (empties >> 1);
-    x ^= x >> 2;
-    x ^= x >> 8;
-    x ^= x >> 16;
     // Each parity bit, times the pattern of a quadrant at a1, spreads over its own quadrant
     // (the four products do not overlap, so their sum is their union).
-    (x & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
+    quadrant_parities(empties).wrapping_mul(0x0F0F_0F0F)
 }
 
 /// The `N` lowest empties in parity order: those of odd quadrants first, each group in
