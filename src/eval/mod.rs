@@ -64,6 +64,19 @@ pub trait Evaluator: Send + Sync {
     /// The evaluation of `board`, whose state is `state`, in eighths of a disc.
     fn eighths_with(&self, state: &Self::State, board: &Board) -> i32;
 
+    /// [`Evaluator::eighths_with`] given the side to move's legal moves and potential moves
+    /// (bitboards), which the midgame ordering has computed for the child it evaluates.
+    fn eighths_knowing(
+        &self,
+        state: &Self::State,
+        board: &Board,
+        moves: u64,
+        potential: u64,
+    ) -> i32 {
+        let _ = (moves, potential);
+        self.eighths_with(state, board)
+    }
+
     /// An estimate of `board` (whose state is `state`) for ordering moves only, in
     /// [`ORDER_SCALE`] units per disc for the side to move, given the side to move's legal
     /// moves and potential moves (bitboards), which the endgame ordering counts for every

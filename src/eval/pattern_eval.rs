@@ -284,6 +284,11 @@ impl Evaluator for PatternEval {
     }
 
     #[inline(always)]
+    fn eighths_knowing(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
+        self.to_eighths(self.eval_features_knowing(state, board, moves, potential))
+    }
+
+    #[inline(always)]
     fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
         // The full evaluation's loop over the compact tables of one phase.

@@ -256,17 +256,19 @@ impl MoveList {
         }
     }
 
-    /// Orders by `value(candidate, child)`, a shallow search's value of the child (opponent to
-    /// move) for us in eighths of a disc, less the opponent's mobility and potential mobility after the move
-    /// ([`ORDER_MOBILITY_WEIGHT`], [`ORDER_POTENTIAL_WEIGHT`]); the move on `skip` (the table
-    /// move, searched already or to be searched first) goes first without a search.
+    /// Orders by `value(candidate, child, replies, potential replies)`, a shallow search's
+    /// value of the child (opponent to move) for us in eighths of a disc, less the opponent's
+    /// mobility and potential mobility after the move ([`ORDER_MOBILITY_WEIGHT`],
+    /// [`ORDER_POTENTIAL_WEIGHT`]), which `value` is given as the opponent's legal and
+    /// potential moves there; the move on `skip` (the table move, searched already or to be
+    /// searched first) goes first without a search.
     #[inline(always)]
     pub fn score_by_values(
         &mut self,
         player: u64,
         opponent: u64,
         skip: MoveHint,
-        mut value: impl FnMut(&Candidate, (u64, u64)) -> i32,
+        mut value: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
     ) {
         for c in self.as_mut_slice() {
             if skip.is(c.sq) {
@@ -280,11 +282,11 @@ impl MoveList {
             }
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
-            let potential = potential_moves(np, no).count_ones() as i32;
-            let value = value(c, (np, no));
+            let potential = potential_moves(np, no);
+            let value = value(c, (np, no), replies, potential);
             c.score = value * (ORDER_DISC / EIGHTHS_PER_DISC)
                 - mobility * ORDER_MOBILITY_WEIGHT
-                - potential * ORDER_POTENTIAL_WEIGHT;
+                - potential.count_ones() as i32 * ORDER_POTENTIAL_WEIGHT;
         }
     }
 }
