@@ -15,7 +15,7 @@ use super::patterns::{
 };
 use super::weights::{TableHeader, Weights, WeightsError, WeightsErrorKind};
 use super::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
-use crate::board::movegen::{legal_moves, potential_moves};
+use crate::board::movegen::{legal_moves, legal_moves_both, potential_moves};
 use crate::board::Board;
 use crate::rng::Rng;
 use std::path::Path;
@@ -211,7 +211,9 @@ impl PatternEval {
     #[inline(always)]
     pub fn eval_features(&self, features: &Features, board: &Board) -> i32 {
         let (p, o) = (board.player, board.opponent);
-        self.eval_features_knowing(features, board, legal_moves(p, o), potential_moves(p, o))
+        let (mine, theirs) = legal_moves_both(p, o);
+        let potential = [potential_moves(p, o), potential_moves(o, p)];
+        self.eval_sides(features, board, [mine, theirs], potential)
     }
 
     /// [`PatternEval::eval_features`] given the side to move's legal moves and potential
@@ -224,19 +226,38 @@ impl PatternEval {
         moves: u64,
         potential: u64,
     ) -> i32 {
+        let (p, o) = (board.player, board.opponent);
+        let their_potential = potential_moves(o, p);
+        self.eval_sides(
+            features,
+            board,
+            [moves, legal_moves(o, p)],
+            [potential, their_potential],
+        )
+    }
+
+    /// [`PatternEval::eval_features`] given both sides' legal moves and potential moves (the
+    /// side to move's first).
+    #[inline(always)]
+    fn eval_sides(
+        &self,
+        features: &Features,
+        board: &Board,
+        [moves, replies]: [u64; 2],
+        [potential, their_potential]: [u64; 2],
+    ) -> i32 {
         let ph = usize::from(self.phase_of[board.empty_count() as usize]);
         let base = ph * PATTERN_BLOCK_ENTRIES;
         let window: &Window = self.patterns[base..base + WINDOW_ENTRIES]
             .try_into()
             .expect("pattern tables padded to a full window");
         let patterns = kernels::pattern_sum(window, &RAW_INSTANCE_OFFSETS, &features.stm);
-        let (p, o) = (board.player, board.opponent);
         let s = &self.scalars[ph];
         patterns
             + s.mobility[0][moves.count_ones() as usize]
-            + s.mobility[1][legal_moves(o, p).count_ones() as usize]
+            + s.mobility[1][replies.count_ones() as usize]
             + s.potential[0][potential.count_ones() as usize]
-            + s.potential[1][potential_moves(o, p).count_ones() as usize]
+            + s.potential[1][their_potential.count_ones() as usize]
             + s.parity[parity_index(board.empties()) & 15]
     }
 
@@ -332,7 +353,7 @@ pub fn test_weights(n_phases: usize, seed: u64) -> Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::movegen::{legal_moves, potential_moves};
+    use crate::board::movegen::{legal_moves, legal_moves_both, potential_moves};
     use crate::board::tests::random_positions;
     use crate::board::{Move, Symmetry};
     use crate::eval::ordering_tables::MAX_ROUNDING_ERROR;

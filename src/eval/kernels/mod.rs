@@ -109,19 +109,6 @@ pub fn played(
     }
 }
 
-/// Name of the kernels selected at compile time.
-pub const KERNEL: &str = if cfg!(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512bw"
-)) {
-    "avx512"
-} else if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
-    "avx2"
-} else {
-    "portable"
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
