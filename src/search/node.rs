@@ -768,6 +768,32 @@ impl<E: Evaluator> Context<'_, E> {
         self.search_node(&mut Scout, phase, Node::scout(player, opponent, alpha))
     }
 
+    /// [`Context::nws`] of a position whose legal moves `moves` are known: a node below the
+    /// table's depth and the book's reach with a move goes straight to [`Context::nws_shallow`]
+    /// (as `nws` and the node's entry would, counted and the stop flag polled), without
+    /// computing them again; any other through `nws`.
+    #[inline(always)]
+    fn nws_knowing(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
+        alpha: i32,
+        depth: u32,
+        moves: u64,
+    ) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        let shallow = depth > 0 && depth < n && depth < self.tt_min_depth;
+        if !shallow || moves == 0 || n >= self.book_min_empties {
+            return self.nws(player, opponent, state, alpha, depth);
+        }
+        self.nodes += 1;
+        if self.should_stop() {
+            return alpha;
+        }
+        self.nws_shallow(&Board::new(player, opponent), state, alpha, depth, moves)
+    }
+
     /// [`Context::nws`] to depth 0, inlined where the leaves are searched (one ply from the
     /// horizon): the book where it answers, the final score of a full board, else the
     /// evaluation.
@@ -1032,13 +1058,16 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let mut list = MoveList::empty();
         list.fill(player, opponent, moves);
-        list.score_mobility(player, opponent);
+        // The opponent's moves after each move, by square, which the children reuse.
+        let mut replies = [0u64; 64];
+        list.score_mobility_with(player, opponent, |sq, r| replies[sq as usize] = r);
         let mut best = i32::MIN;
         for i in 0..list.len() {
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
             let cs = self.eval.play(state, c.sq as usize, c.flips);
-            let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
+            let r = replies[c.sq as usize];
+            let v = -self.nws_knowing(np, no, &cs, -alpha - 1, depth - 1, r);
             if v > best {
                 best = v;
                 if v > alpha {

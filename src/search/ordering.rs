@@ -248,10 +248,23 @@ impl MoveList {
     /// Opponent mobility after the move (corners twice) and square classes.
     #[inline]
     pub fn score_mobility(&mut self, player: u64, opponent: u64) {
+        self.score_mobility_with(player, opponent, |_, _| {});
+    }
+
+    /// [`MoveList::score_mobility`], handing each move's square and the opponent's legal
+    /// moves after it to `replies` (for the child's search to reuse).
+    #[inline(always)]
+    pub fn score_mobility_with(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut replies: impl FnMut(u8, u64),
+    ) {
         for c in self.as_mut_slice() {
             let (np, no) = c.child(player, opponent);
-            let replies = legal_moves(np, no);
-            let mobility = weighted_mobility(replies);
+            let moves = legal_moves(np, no);
+            replies(c.sq, moves);
+            let mobility = weighted_mobility(moves);
             c.score = -mobility * REPLY_WEIGHT + SQUARE_BONUS[c.sq as usize];
         }
     }
