@@ -1,4 +1,5 @@
-//! `wedge bench`: the fixed benchmark workloads (nodes, seconds, nodes/s) and stop latency.
+//! `wedge bench`: the fixed benchmark workloads (nodes, seconds, nodes/s), the midgame at
+//! play's selectivity, and stop latency.
 
 use super::{CliError, Common};
 use clap::Args;
@@ -31,6 +32,10 @@ pub fn run(common: &Common, args: &BenchArgs) -> Result<(), CliError> {
     }
     let rate = total_nodes as f64 / total_secs.max(1e-9);
     row("total", total_nodes, total_secs, rate);
+    // At play's selectivity: the time to reach each depth (the first is part of the second).
+    for r in bench::play_workload(&searcher) {
+        row(r.name, r.nodes, r.seconds, r.nodes_per_second());
+    }
     // How soon a running search returns once stopped, with one and two threads.
     let mut latencies = Vec::new();
     for threads in [1, 2] {

@@ -13,6 +13,19 @@ pub use symmetry::Symmetry;
 
 use std::fmt;
 
+/// The parity of each quadrant's share of `squares` (a1-d4, e1-h4, a5-d8, e5-h8), as one bit
+/// on the quadrant's lowest square (a1, e1, a5, e5): set when the quadrant holds an odd number.
+#[inline(always)]
+pub fn quadrant_parities(squares: u64) -> u64 {
+    // Fold each quadrant onto its lowest square: across the four columns of each half-row,
+    // then across the four rows of each half-board.
+    let mut x = squares ^ (squares >> 1);
+    x ^= x >> 2;
+    x ^= x >> 8;
+    x ^= x >> 16;
+    x & 0x0000_0011_0000_0011
+}
+
 /// A position: the discs of the side to move and of its opponent. Colour is not stored; the
 /// game record knows whose turn it is.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

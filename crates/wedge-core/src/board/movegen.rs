@@ -1,5 +1,7 @@
 //! Legal-move generation by directional shift fills: a portable kernel that is always compiled,
-//! and an AVX2 kernel (four directions per register) selected at compile time.
+//! and an AVX2 kernel (four directions per register) selected at compile time; both sides'
+//! moves at once (for the evaluation's mobility) by an AVX-512 kernel (both sides' four
+//! directions in one register) where the build enables it, else by two calls.
 
 /// Opponent discs that may be jumped over in a direction with a horizontal component
 /// (columns b-g: a run can never wrap from column h to column a).
@@ -91,6 +93,73 @@ mod avx2 {
             let both = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
             (_mm_cvtsi128_si64(both) as u64) & !(player | opponent)
         }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+mod avx512 {
+    use super::INNER_COLS;
+    use std::arch::x86_64::*;
+
+    /// AVX-512 kernel: lanes 0-3 hold the player's shifts 1, 8, 9 and 7, lanes 4-7 the
+    /// opponent's; both directions of each run in parallel. (The player's moves, the
+    /// opponent's.)
+    #[inline]
+    pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
+        // SAFETY: this module is compiled only when the build enables AVX-512 F (cfg above),
+        // so every intrinsic below is available on the CPU the binary is built for; no memory
+        // is touched.
+        unsafe {
+            let (p, o) = (player as i64, opponent as i64);
+            let inner = INNER_COLS as i64;
+            let movers = _mm512_set_epi64(o, o, o, o, p, p, p, p);
+            let masks = _mm512_set_epi64(inner, inner, -1, inner, inner, inner, -1, inner);
+            let jump = _mm512_and_si512(_mm512_set_epi64(p, p, p, p, o, o, o, o), masks);
+            let s1 = _mm512_set_epi64(7, 9, 8, 1, 7, 9, 8, 1);
+            let s2 = _mm512_add_epi64(s1, s1);
+
+            let mut up = _mm512_and_si512(jump, _mm512_sllv_epi64(movers, s1));
+            let mut down = _mm512_and_si512(jump, _mm512_srlv_epi64(movers, s1));
+            up = _mm512_or_si512(up, _mm512_and_si512(jump, _mm512_sllv_epi64(up, s1)));
+            down = _mm512_or_si512(down, _mm512_and_si512(jump, _mm512_srlv_epi64(down, s1)));
+            let j_up = _mm512_and_si512(jump, _mm512_sllv_epi64(jump, s1));
+            let j_down = _mm512_and_si512(jump, _mm512_srlv_epi64(jump, s1));
+            up = _mm512_or_si512(up, _mm512_and_si512(j_up, _mm512_sllv_epi64(up, s2)));
+            down = _mm512_or_si512(down, _mm512_and_si512(j_down, _mm512_srlv_epi64(down, s2)));
+            up = _mm512_or_si512(up, _mm512_and_si512(j_up, _mm512_sllv_epi64(up, s2)));
+            down = _mm512_or_si512(down, _mm512_and_si512(j_down, _mm512_srlv_epi64(down, s2)));
+            let all = _mm512_or_si512(_mm512_sllv_epi64(up, s1), _mm512_srlv_epi64(down, s1));
+
+            // Each side's four lanes ORed: 256 bits of each side's two pairs, then the pairs.
+            let side = _mm512_castsi512_si256(all);
+            let other = _mm512_extracti64x4_epi64::<1>(all);
+            let pairs = _mm256_or_si256(
+                _mm256_unpacklo_epi64(side, other),
+                _mm256_unpackhi_epi64(side, other),
+            );
+            let both = _mm_or_si128(
+                _mm256_castsi256_si128(pairs),
+                _mm256_extracti128_si256::<1>(pairs),
+            );
+            let empty = !(player | opponent);
+            let mine = _mm_cvtsi128_si64(both) as u64;
+            let theirs = _mm_extract_epi64::<1>(both) as u64;
+            (mine & empty, theirs & empty)
+        }
+    }
+}
+
+/// The legal moves of both sides: `player`'s against `opponent`, then `opponent`'s against
+/// `player` (for the evaluation's mobility terms), using the fastest kernel built.
+#[inline(always)]
+pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        avx512::legal_moves_both(player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        (legal_moves(player, opponent), legal_moves(opponent, player))
     }
 }
 

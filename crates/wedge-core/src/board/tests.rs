@@ -24,6 +24,11 @@ fn fast_kernels_match_portable_on_a_million_positions() {
         positions += 1;
         let fast = b.legal_moves();
         assert_eq!(fast, movegen::legal_moves_portable(b.player, b.opponent));
+        let theirs = movegen::legal_moves_portable(b.opponent, b.player);
+        assert_eq!(
+            movegen::legal_moves_both(b.player, b.opponent),
+            (fast, theirs)
+        );
         for sq in Squares(b.empties()) {
             let i = sq.index();
             let f = flip::flips(i, b.player, b.opponent);

@@ -7,11 +7,14 @@
 //! and the other way round, so the evaluation reads one table of one perspective, whichever
 //! side is to move, and the tables need no copy for the other side.
 
-use super::patterns::{indices, layout, INDEX_LANES, N_INSTANCES};
+use super::kernels;
+use super::patterns::{indices, INDEX_LANES, N_INSTANCES, SQUARE_POWERS};
 use crate::board::Board;
 
-/// Pattern indices of a position, maintained incrementally.
+/// Pattern indices of a position, maintained incrementally. Aligned to a cache line, so that
+/// the kernels' vectors never straddle two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct Features {
     /// Raw ternary index of each instance, side to move = digit 1 (then zeros up to
     /// [`INDEX_LANES`]).
@@ -36,41 +39,14 @@ impl Features {
         *self = self.played(sq, flips);
     }
 
-    /// The state after a move, leaving `self` as it was (the search's make/undo by copy).
-    /// Inlined: called apart, the search copied the state through memory after the update and
-    /// that read stalled on the update's narrower stores.
+    /// The state after a move, leaving `self` as it was (the search's make/undo by copy), by
+    /// the update kernel ([`kernels::played`]). Inlined: called apart, the search copied the
+    /// state through memory after the update and that read stalled on the update's narrower
+    /// stores.
     #[inline(always)]
     pub fn played(&self, sq: usize, flips: u64) -> Features {
-        let powers = &layout().square_powers;
-        // The flipped squares' digit weights, summed over all instances at once.
-        let mut flipped = [0u16; INDEX_LANES];
-        let mut f = flips;
-        while f != 0 {
-            let row = &powers[f.trailing_zeros() as usize];
-            f &= f - 1;
-            for (s, &p) in flipped.iter_mut().zip(row) {
-                *s = s.wrapping_add(p);
-            }
-        }
-        let placed = &powers[sq & 63];
-        // The mover's view (mover = digit 1: flips 2 -> 1 subtract 3^k) becomes the
-        // opponent's; the other view (mover = digit 2: flips 1 -> 2 add 3^k) becomes the side
-        // to move's.
-        let mut next = Features {
-            stm: self.opp,
-            opp: self.stm,
-        };
-        for (((x, y), &p), &s) in next
-            .stm
-            .iter_mut()
-            .zip(next.opp.iter_mut())
-            .zip(placed)
-            .zip(&flipped)
-        {
-            *x = x.wrapping_add(p.wrapping_mul(2)).wrapping_add(s);
-            *y = y.wrapping_add(p).wrapping_sub(s);
-        }
-        next
+        let (stm, opp) = kernels::played(&SQUARE_POWERS, &self.stm, &self.opp, sq, flips);
+        Features { stm, opp }
     }
 
     /// Updates the state for a pass.

@@ -3,6 +3,8 @@
 //!
 //! - `patterns`: the pattern set, ternary indices from scratch, folding, scalar features, phases;
 //! - `features`: the incremental pattern state for make/undo in the search;
+//! - `kernels`: the evaluation's inner loops (the pattern sum, the state's update), SIMD and
+//!   portable;
 //! - `weights`: the weights file format (writer and validating loader);
 //! - `pattern_eval`: the trained pattern evaluation;
 //! - `ordering_tables`: its compact one-phase copy that orders the endgame's moves;
@@ -10,6 +12,7 @@
 
 pub mod features;
 pub mod heuristic;
+pub mod kernels;
 pub mod ordering_tables;
 pub mod pattern_eval;
 pub mod patterns;
@@ -60,6 +63,19 @@ pub trait Evaluator: Send + Sync {
 
     /// The evaluation of `board`, whose state is `state`, in eighths of a disc.
     fn eighths_with(&self, state: &Self::State, board: &Board) -> i32;
+
+    /// [`Evaluator::eighths_with`] given the side to move's legal moves and potential moves
+    /// (bitboards), which the midgame ordering has computed for the child it evaluates.
+    fn eighths_knowing(
+        &self,
+        state: &Self::State,
+        board: &Board,
+        moves: u64,
+        potential: u64,
+    ) -> i32 {
+        let _ = (moves, potential);
+        self.eighths_with(state, board)
+    }
 
     /// An estimate of `board` (whose state is `state`) for ordering moves only, in
     /// [`ORDER_SCALE`] units per disc for the side to move, given the side to move's legal

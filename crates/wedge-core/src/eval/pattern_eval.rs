@@ -5,22 +5,61 @@
 //! file.
 
 use super::features::Features;
+use super::kernels::{self, Window, WINDOW as PATTERN_WINDOW, WINDOW_ENTRIES};
 use super::ordering_tables::{OrderingTables, ORDER_PHASE_EMPTIES, PATTERN_STEP};
 use super::patterns::{
-    layout, phase, scalar_indices, scalar_indices_knowing, TableKind, N_INSTANCES, N_PATTERN_TYPES,
-    N_SCALAR_TABLES, N_TABLES, PATTERN_BLOCK_ENTRIES,
+    layout, parity_index, phase, scalar_indices_knowing, TableKind, MOBILITY_CAP, N_INSTANCES,
+    N_PATTERN_TYPES, N_SCALAR_TABLES, N_TABLES, PARITY_ENTRIES, PATTERN_BLOCK_ENTRIES,
+    POTENTIAL_CAP, RAW_INSTANCE_OFFSETS, RAW_TYPE_OFFSETS, T_BIAS, T_MOBILITY_OPPONENT,
+    T_MOBILITY_PLAYER, T_PARITY, T_POTENTIAL_OPPONENT, T_POTENTIAL_PLAYER,
 };
 use super::weights::{TableHeader, Weights, WeightsError, WeightsErrorKind};
 use super::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
+use crate::board::movegen::{legal_moves, legal_moves_both, potential_moves};
 use crate::board::Board;
 use crate::rng::Rng;
 use std::path::Path;
 
-/// A power of two at least one phase block's entries: each lookup is masked into a window
-/// of this many entries that the allocation holds whole, so the compiler drops its bounds check
-/// (an index past its table would read a wrong entry, never outside the tables).
-const PATTERN_WINDOW: usize = 1 << 19;
-const _: () = assert!(PATTERN_BLOCK_ENTRIES <= PATTERN_WINDOW);
+/// One phase's scalar weights as the evaluation reads them: by the count (0..=64) of each
+/// side's legal moves and potential moves (a count past its table's cap reads the cap's entry,
+/// so no count is capped at run time), and by the parity entry with the bias added. Integer
+/// sums, so the evaluation is the same as with the tables of the file.
+#[derive(Clone, Debug)]
+struct ScalarWeights {
+    /// The side to move's, then the opponent's.
+    mobility: [[i32; 65]; 2],
+    /// The side to move's, then the opponent's.
+    potential: [[i32; 65]; 2],
+    /// Sixteen entries (those past [`PARITY_ENTRIES`] unused), so that an index is masked
+    /// into the table instead of checked.
+    parity: [i32; 16],
+}
+
+impl ScalarWeights {
+    /// From one phase's scalar tables as the weights file stores them, at `offsets`.
+    fn new(tables: &[i16], offsets: &[u32; N_SCALAR_TABLES]) -> ScalarWeights {
+        let table = |t: usize| &tables[offsets[t - N_PATTERN_TYPES] as usize..];
+        let by_count = |t: usize, cap: usize| {
+            let entries = table(t);
+            std::array::from_fn(|n| i32::from(entries[n.min(cap)]))
+        };
+        let bias = i32::from(table(T_BIAS)[0]);
+        ScalarWeights {
+            mobility: [
+                by_count(T_MOBILITY_PLAYER, MOBILITY_CAP),
+                by_count(T_MOBILITY_OPPONENT, MOBILITY_CAP),
+            ],
+            potential: [
+                by_count(T_POTENTIAL_PLAYER, POTENTIAL_CAP),
+                by_count(T_POTENTIAL_OPPONENT, POTENTIAL_CAP),
+            ],
+            parity: std::array::from_fn(|k| match k < PARITY_ENTRIES {
+                true => i32::from(table(T_PARITY)[k]) + bias,
+                false => 0,
+            }),
+        }
+    }
+}
 
 /// The pattern evaluation with its weights unfolded for fast lookup.
 #[derive(Clone, Debug)]
@@ -33,14 +72,15 @@ pub struct PatternEval {
     eighths_shift: Option<u32>,
     n_phases: usize,
     /// Per phase, one block of the raw tables of all pattern types back to back (indexed with
-    /// the side to move as digit 1); then zeros, so that a window of [`PATTERN_WINDOW`] entries
-    /// from the last block's start stays inside.
+    /// the side to move as digit 1); then zeros, so that a [`Window`] from the last block's
+    /// start stays inside.
     patterns: Vec<i16>,
-    /// Per phase, the scalar tables back to back.
-    scalars: Vec<i16>,
-    scalar_block: usize,
-    /// Offset of each instance's table within a phase's block.
-    instance_offset: [u32; N_INSTANCES],
+    /// Per phase, the scalar weights.
+    scalars: Vec<ScalarWeights>,
+    /// The phase of each number of empties (0..=64).
+    phase_of: [u8; 65],
+    /// Offset of each scalar table within a phase's scalar tables as the file stores them (the
+    /// ordering's compact tables keep that layout).
     scalar_offset: [u32; N_SCALAR_TABLES],
     description: String,
     /// One phase's tables, compact, for the endgame's move ordering.
@@ -97,26 +137,15 @@ impl PatternEval {
             )));
         }
         let l = layout();
-        let mut type_offset = [0u32; N_PATTERN_TYPES];
-        // One phase's block: the raw tables of all pattern types back to back.
-        let mut next = 0usize;
-        for (t, off) in type_offset.iter_mut().enumerate() {
-            *off = next as u32;
-            next += l.specs[t].raw_entries as usize;
-        }
         let mut scalar_offset = [0u32; N_SCALAR_TABLES];
         let mut scalar_block = 0usize;
         for (s, off) in scalar_offset.iter_mut().enumerate() {
             *off = scalar_block as u32;
             scalar_block += l.specs[N_PATTERN_TYPES + s].raw_entries as usize;
         }
-        let mut instance_offset = [0u32; N_INSTANCES];
-        for (o, inst) in instance_offset.iter_mut().zip(l.instances.iter()) {
-            *o = type_offset[inst.pattern as usize];
-        }
         let per_phase = w.per_phase();
         let mut patterns =
-            vec![0i16; w.n_phases * PATTERN_BLOCK_ENTRIES + PATTERN_WINDOW - PATTERN_BLOCK_ENTRIES];
+            vec![0i16; w.n_phases * PATTERN_BLOCK_ENTRIES + WINDOW_ENTRIES - PATTERN_BLOCK_ENTRIES];
         let mut scalars = vec![0i16; w.n_phases * scalar_block];
         for ph in 0..w.n_phases {
             let file = &w.data[ph * per_phase..(ph + 1) * per_phase];
@@ -126,7 +155,7 @@ impl PatternEval {
                 match spec.kind {
                     TableKind::Pattern => {
                         let fold = &l.fold[t];
-                        let b0 = ph * PATTERN_BLOCK_ENTRIES + type_offset[t] as usize;
+                        let b0 = ph * PATTERN_BLOCK_ENTRIES + RAW_TYPE_OFFSETS[t] as usize;
                         for r in 0..spec.raw_entries as usize {
                             patterns[b0 + r] = stored[fold[r] as usize];
                         }
@@ -154,9 +183,11 @@ impl PatternEval {
                 .then(|| w.scale.trailing_zeros() - 3),
             n_phases: w.n_phases,
             patterns,
-            scalars,
-            scalar_block,
-            instance_offset,
+            scalars: scalars
+                .chunks_exact(scalar_block)
+                .map(|tables| ScalarWeights::new(tables, &scalar_offset))
+                .collect(),
+            phase_of: std::array::from_fn(|e| phase(e as u32, w.n_phases) as u8),
             scalar_offset,
             description: w.description.clone(),
         })
@@ -177,35 +208,57 @@ impl PatternEval {
 
     /// The evaluation of `board`, whose pattern indices are `features`, in weight units
     /// (1/[`PatternEval::scale`] disc) for the side to move, not clamped. No allocation.
-    #[inline]
+    #[inline(always)]
     pub fn eval_features(&self, features: &Features, board: &Board) -> i32 {
-        self.eval_features_with(features, board, scalar_indices(board))
+        let (p, o) = (board.player, board.opponent);
+        let (mine, theirs) = legal_moves_both(p, o);
+        let potential = [potential_moves(p, o), potential_moves(o, p)];
+        self.eval_sides(features, board, [mine, theirs], potential)
     }
 
-    /// [`PatternEval::eval_features`] with the scalar features given (`scalars`, as
-    /// [`scalar_indices`] would compute them).
+    /// [`PatternEval::eval_features`] given the side to move's legal moves and potential
+    /// moves (bitboards), for a caller that has them already.
     #[inline(always)]
-    fn eval_features_with(
+    fn eval_features_knowing(
         &self,
         features: &Features,
         board: &Board,
-        sc: [u8; N_SCALAR_TABLES],
+        moves: u64,
+        potential: u64,
     ) -> i32 {
-        let ph = phase(board.empty_count(), self.n_phases);
+        let (p, o) = (board.player, board.opponent);
+        let their_potential = potential_moves(o, p);
+        self.eval_sides(
+            features,
+            board,
+            [moves, legal_moves(o, p)],
+            [potential, their_potential],
+        )
+    }
+
+    /// [`PatternEval::eval_features`] given both sides' legal moves and potential moves (the
+    /// side to move's first).
+    #[inline(always)]
+    fn eval_sides(
+        &self,
+        features: &Features,
+        board: &Board,
+        [moves, replies]: [u64; 2],
+        [potential, their_potential]: [u64; 2],
+    ) -> i32 {
+        let ph = usize::from(self.phase_of[board.empty_count() as usize]);
         let base = ph * PATTERN_BLOCK_ENTRIES;
-        let w: &[i16; PATTERN_WINDOW] = self.patterns[base..base + PATTERN_WINDOW]
+        let window: &Window = self.patterns[base..base + WINDOW_ENTRIES]
             .try_into()
             .expect("pattern tables padded to a full window");
-        let mut sum = 0i32;
-        for (off, &idx) in self.instance_offset.iter().zip(features.stm.iter()) {
-            sum += i32::from(w[(*off as usize + idx as usize) & (PATTERN_WINDOW - 1)]);
-        }
-        let sbase = ph * self.scalar_block;
-        let s = &self.scalars[sbase..sbase + self.scalar_block];
-        for (off, &v) in self.scalar_offset.iter().zip(sc.iter()) {
-            sum += i32::from(s[*off as usize + v as usize]);
-        }
-        sum
+        let patterns = kernels::pattern_sum(window, &RAW_INSTANCE_OFFSETS, &features.stm);
+        let s = &self.scalars[ph];
+        patterns
+            + s.mobility[0][moves.count_ones() as usize]
+            + s.mobility[1][replies.count_ones() as usize]
+            + s.potential[0][potential.count_ones() as usize]
+            + s.potential[1][their_potential.count_ones() as usize]
+            + s.parity[parity_index(board.empties()) & 15]
     }
 
     /// Weight units to eighths of a disc: rounded to nearest (halves away from zero), clamped
@@ -252,6 +305,11 @@ impl Evaluator for PatternEval {
     }
 
     #[inline(always)]
+    fn eighths_knowing(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
+        self.to_eighths(self.eval_features_knowing(state, board, moves, potential))
+    }
+
+    #[inline(always)]
     fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
         // The full evaluation's loop over the compact tables of one phase.
@@ -259,7 +317,10 @@ impl Evaluator for PatternEval {
             .try_into()
             .expect("ordering tables padded to a full window");
         let mut sum = 0i32;
-        for (off, &idx) in self.instance_offset.iter().zip(state.stm.iter()) {
+        for (off, &idx) in RAW_INSTANCE_OFFSETS[..N_INSTANCES]
+            .iter()
+            .zip(state.stm.iter())
+        {
             sum += i32::from(w[(*off as usize + idx as usize) & (PATTERN_WINDOW - 1)]);
         }
         sum *= PATTERN_STEP;

@@ -48,7 +48,7 @@
 //! fewer phases group neighbouring plies. The number of phases is stored in the weights file.
 
 use crate::board::movegen::{legal_moves, potential_moves};
-use crate::board::{Board, Square, Symmetry};
+use crate::board::{quadrant_parities, Board, Square, Symmetry};
 use std::sync::OnceLock;
 
 /// Number of pattern types.
@@ -265,6 +265,103 @@ pub const INDEX_LANES: usize = N_INSTANCES.div_ceil(16) * 16;
 /// Most instances one square belongs to.
 pub const MAX_PER_SQUARE: usize = 12;
 
+/// A bitboard's image under a symmetry, square by square (`Symmetry::apply` at compile time).
+const fn image(s: Symmetry, mut mask: u64) -> u64 {
+    let mut out = 0u64;
+    while mask != 0 {
+        let sq = Square::from_index(mask.trailing_zeros());
+        mask &= mask - 1;
+        out |= s.apply_square(sq).bit();
+    }
+    out
+}
+
+/// The pattern instances: for each type in order, the distinct images of its base under the
+/// symmetries in [`Symmetry::ALL`]'s order (an image already met is a duplicate).
+pub const INSTANCES: [Instance; N_INSTANCES] = {
+    let mut out = [Instance {
+        pattern: 0,
+        symmetry: Symmetry::IDENTITY,
+        mask: 0,
+    }; N_INSTANCES];
+    let mut n = 0;
+    let mut t = 0;
+    while t < N_PATTERN_TYPES {
+        let first = n;
+        let mut s = 0;
+        while s < Symmetry::ALL.len() {
+            let symmetry = Symmetry::ALL[s];
+            let mask = image(symmetry, BASE_MASKS[t]);
+            let mut seen = false;
+            let mut j = first;
+            while j < n {
+                seen |= out[j].mask == mask;
+                j += 1;
+            }
+            if !seen {
+                out[n] = Instance {
+                    pattern: t as u8,
+                    symmetry,
+                    mask,
+                };
+                n += 1;
+            }
+            s += 1;
+        }
+        t += 1;
+    }
+    assert!(n == N_INSTANCES, "the pattern set's instance count");
+    out
+};
+
+/// Per square, the digit weight of that square in every instance as one row:
+/// `SQUARE_POWERS[sq][i]` is 3^k when `sq` is digit k of instance `i`, else 0 (so a move
+/// updates every index with a few vector additions). A static, so that the update reads it
+/// at a fixed address.
+pub static SQUARE_POWERS: [[u16; INDEX_LANES]; 64] = {
+    let mut rows = [[0u16; INDEX_LANES]; 64];
+    let mut i = 0;
+    while i < N_INSTANCES {
+        let inst = INSTANCES[i];
+        let mut base = BASE_MASKS[inst.pattern as usize];
+        let mut k = 0;
+        while base != 0 {
+            let sq = Square::from_index(base.trailing_zeros());
+            base &= base - 1;
+            rows[inst.symmetry.apply_square(sq).index()][i] = pow3(k) as u16;
+            k += 1;
+        }
+        i += 1;
+    }
+    rows
+};
+
+/// Offset of each pattern type's raw table within a phase's block (the raw tables of the types
+/// back to back, [`PATTERN_BLOCK_ENTRIES`] in all).
+pub const RAW_TYPE_OFFSETS: [u32; N_PATTERN_TYPES] = {
+    let mut out = [0u32; N_PATTERN_TYPES];
+    let mut next = 0;
+    let mut t = 0;
+    while t < N_PATTERN_TYPES {
+        out[t] = next as u32;
+        next += pow3(BASE_MASKS[t].count_ones() as usize);
+        t += 1;
+    }
+    out
+};
+
+/// Offset of each instance's raw table within a phase's block (its type's), then zeros up to
+/// [`INDEX_LANES`]; a static, read by the evaluation as one vector per 16 lanes.
+pub static RAW_INSTANCE_OFFSETS: [u32; INDEX_LANES] = {
+    let mut out = [0u32; INDEX_LANES];
+    let mut i = 0;
+    while i < N_INSTANCES {
+        out[i] = RAW_TYPE_OFFSETS[INSTANCES[i].pattern as usize];
+        i += 1;
+    }
+    out
+};
+
 /// Every derived table of the pattern set, built once.
 #[derive(Debug)]
 pub struct Layout {
@@ -272,9 +369,6 @@ pub struct Layout {
     /// For each square, the instances containing it with their digit weight 3^k.
     pub square_entries: [[SquareEntry; MAX_PER_SQUARE]; 64],
     pub square_counts: [u8; 64],
-    /// The same as whole rows: `square_powers[sq][i]` is 3^k when `sq` is digit k of instance
-    /// `i`, else 0 (so a move updates every index with a few vector additions).
-    pub square_powers: [[u16; INDEX_LANES]; 64],
     /// Raw index -> folded index, per pattern type (length 3^squares).
     pub fold: Vec<Vec<u32>>,
     pub specs: [TableSpec; N_TABLES],
@@ -334,25 +428,12 @@ fn fold_classes(n: usize, perms: &[Vec<usize>]) -> (Vec<u32>, u32) {
 
 impl Layout {
     fn build() -> Layout {
-        let mut instances = Vec::with_capacity(N_INSTANCES);
+        let instances = INSTANCES;
         let mut fold = Vec::with_capacity(N_PATTERN_TYPES);
         let mut specs = Vec::with_capacity(N_TABLES);
-        for (t, &base) in BASE_MASKS.iter().enumerate() {
+        for &base in BASE_MASKS.iter() {
             let base_sq = squares_of(base);
             let n = base_sq.len();
-            // Instances: distinct images of the base.
-            let mut seen: Vec<u64> = Vec::new();
-            for s in Symmetry::ALL {
-                let m = s.apply(base);
-                if !seen.contains(&m) {
-                    seen.push(m);
-                    instances.push(Instance {
-                        pattern: t as u8,
-                        symmetry: s,
-                        mask: m,
-                    });
-                }
-            }
             // Self-symmetries of the base, as digit permutations: digit k goes to perm[k].
             let perms: Vec<Vec<usize>> = Symmetry::ALL
                 .iter()
@@ -394,7 +475,6 @@ impl Layout {
         }
         let mut square_entries = [[SquareEntry::default(); MAX_PER_SQUARE]; 64];
         let mut square_counts = [0u8; 64];
-        let mut square_powers = [[0u16; INDEX_LANES]; 64];
         for (i, inst) in instances.iter().enumerate() {
             let base_sq = squares_of(BASE_MASKS[inst.pattern as usize]);
             for (k, &b) in base_sq.iter().enumerate() {
@@ -408,16 +488,12 @@ impl Layout {
                     power: pow3(k) as u16,
                 };
                 square_counts[sq] += 1;
-                square_powers[sq][i] = pow3(k) as u16;
             }
         }
         Layout {
-            instances: instances
-                .try_into()
-                .unwrap_or_else(|v: Vec<Instance>| panic!("pattern set has {} instances", v.len())),
+            instances,
             square_entries,
             square_counts,
-            square_powers,
             fold,
             specs: specs
                 .try_into()
@@ -497,23 +573,22 @@ pub fn scalar_indices_knowing(board: &Board, moves: u64, potential: u64) -> [u8;
     let mob_o = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_CAP);
     let pot_p = (potential.count_ones() as usize).min(POTENTIAL_CAP);
     let pot_o = (potential_moves(o, p).count_ones() as usize).min(POTENTIAL_CAP);
-    let e = board.empties();
-    const Q: [u64; 4] = [
-        0x0000_0000_0F0F_0F0F,
-        0x0000_0000_F0F0_F0F0,
-        0x0F0F_0F0F_0000_0000,
-        0xF0F0_F0F0_0000_0000,
-    ];
-    let odd = Q.iter().filter(|&&q| (e & q).count_ones() & 1 == 1).count();
-    let parity = odd * 2 + (e.count_ones() & 1) as usize;
     [
         mob_p as u8,
         mob_o as u8,
         pot_p as u8,
         pot_o as u8,
-        parity as u8,
+        parity_index(board.empties()) as u8,
         0,
     ]
+}
+
+/// The parity table's entry for the empty squares `empties`: the quadrants holding an odd
+/// number of them times two, plus the parity of their number (below [`PARITY_ENTRIES`]).
+#[inline(always)]
+pub fn parity_index(empties: u64) -> usize {
+    let odd = quadrant_parities(empties).count_ones() as usize;
+    odd * 2 + (empties.count_ones() & 1) as usize
 }
 
 /// Folded index of a raw pattern index of type `pattern`.
@@ -663,6 +738,26 @@ mod tests {
             for s in Symmetry::ALL {
                 assert_eq!(key(&board.transform(s)), k0);
             }
+        }
+    }
+
+    /// The parity entry counts the quadrants holding an odd number of empties, twice, plus the
+    /// parity of all of them.
+    #[test]
+    fn parity_index_counts_odd_quadrants() {
+        const Q: [u64; 4] = [
+            0x0000_0000_0F0F_0F0F,
+            0x0000_0000_F0F0_F0F0,
+            0x0F0F_0F0F_0000_0000,
+            0xF0F0_F0F0_0000_0000,
+        ];
+        let mut rng = Rng::new(12);
+        for _ in 0..20_000 {
+            let e = rng.next_u64() & rng.next_u64();
+            let odd = Q.iter().filter(|&&q| (e & q).count_ones() % 2 == 1).count();
+            let expected = odd * 2 + e.count_ones() as usize % 2;
+            assert_eq!(parity_index(e), expected, "{e:#x}");
+            assert!(expected < PARITY_ENTRIES);
         }
     }
 

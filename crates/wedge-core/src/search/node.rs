@@ -617,6 +617,29 @@ impl<E: Evaluator> Context<'_, E> {
         self.eval.eighths_with(state, &Board::new(player, opponent))
     }
 
+    /// [`Context::pvs`] to depth 0 of a position whose legal and potential moves are known
+    /// (`moves`, `potential`), which its evaluation reuses.
+    #[inline(always)]
+    fn pvs_leaf(
+        &mut self,
+        (player, opponent): (u64, u64),
+        state: &E::State,
+        (alpha, beta): (i32, i32),
+        moves: u64,
+        potential: u64,
+    ) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        if n == 0 {
+            return self.pvs(player, opponent, state, alpha, beta, 0);
+        }
+        if let BookAnswer::Value(v) = self.book_answer(player, opponent, 0, n) {
+            return v;
+        }
+        self.nodes += 1;
+        let board = Board::new(player, opponent);
+        self.eval.eighths_knowing(state, &board, moves, potential)
+    }
+
     /// [`Context::pvs`] from a position alone (the evaluation state is built from scratch).
     pub fn pvs_mid(
         &mut self,
@@ -726,18 +749,16 @@ impl<E: Evaluator> Context<'_, E> {
         alpha: i32,
         depth: u32,
     ) -> i32 {
+        if depth == 0 {
+            return self.nws_leaf(player, opponent, state, alpha);
+        }
         let n = (!(player | opponent)).count_ones();
         let book_move = match self.book_answer(player, opponent, depth, n) {
             BookAnswer::Value(v) => return v,
             BookAnswer::Hint(m) => m,
         };
         if depth >= n {
-            // In whole discs: above `alpha` eighths means at least the next whole disc.
-            let discs = self.nws_end(player, opponent, alpha.div_euclid(EIGHTHS_PER_DISC), n);
-            return discs * EIGHTHS_PER_DISC;
-        }
-        if depth == 0 {
-            return self.evaluate(player, opponent, state);
+            return self.nws_end_eighths(player, opponent, alpha, n);
         }
         let phase = Midgame {
             state,
@@ -745,6 +766,54 @@ impl<E: Evaluator> Context<'_, E> {
             book_move,
         };
         self.search_node(&mut Scout, phase, Node::scout(player, opponent, alpha))
+    }
+
+    /// [`Context::nws`] of a position whose legal moves `moves` are known: a node below the
+    /// table's depth and the book's reach with a move goes straight to [`Context::nws_shallow`]
+    /// (as `nws` and the node's entry would, counted and the stop flag polled), without
+    /// computing them again; any other through `nws`.
+    #[inline(always)]
+    fn nws_knowing(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: &E::State,
+        alpha: i32,
+        depth: u32,
+        moves: u64,
+    ) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        let shallow = depth > 0 && depth < n && depth < self.tt_min_depth;
+        if !shallow || moves == 0 || n >= self.book_min_empties {
+            return self.nws(player, opponent, state, alpha, depth);
+        }
+        self.nodes += 1;
+        if self.should_stop() {
+            return alpha;
+        }
+        self.nws_shallow(&Board::new(player, opponent), state, alpha, depth, moves)
+    }
+
+    /// [`Context::nws`] to depth 0, inlined where the leaves are searched (one ply from the
+    /// horizon): the book where it answers, the final score of a full board, else the
+    /// evaluation.
+    #[inline(always)]
+    fn nws_leaf(&mut self, player: u64, opponent: u64, state: &E::State, alpha: i32) -> i32 {
+        let n = (!(player | opponent)).count_ones();
+        if let BookAnswer::Value(v) = self.book_answer(player, opponent, 0, n) {
+            return v;
+        }
+        if n == 0 {
+            return self.nws_end_eighths(player, opponent, alpha, n);
+        }
+        self.evaluate(player, opponent, state)
+    }
+
+    /// [`Context::nws_end`] of a midgame null window around `alpha` eighths: above it means
+    /// at least the next whole disc. In eighths.
+    fn nws_end_eighths(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        let discs = self.nws_end(player, opponent, alpha.div_euclid(EIGHTHS_PER_DISC), n);
+        discs * EIGHTHS_PER_DISC
     }
 
     /// Null-window exact search around `alpha` with `n` empties: returns a fail-soft value `v`
@@ -989,13 +1058,16 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let mut list = MoveList::empty();
         list.fill(player, opponent, moves);
-        list.score_mobility(player, opponent);
+        // The opponent's moves after each move, by square, which the children reuse.
+        let mut replies = [0u64; 64];
+        list.score_mobility_with(player, opponent, |sq, r| replies[sq as usize] = r);
         let mut best = i32::MIN;
         for i in 0..list.len() {
             let c = list.pick(i);
             let (np, no) = c.child(player, opponent);
             let cs = self.eval.play(state, c.sq as usize, c.flips);
-            let v = -self.nws(np, no, &cs, -alpha - 1, depth - 1);
+            let r = replies[c.sq as usize];
+            let v = -self.nws_knowing(np, no, &cs, -alpha - 1, depth - 1, r);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -1030,7 +1102,7 @@ impl<E: Evaluator> Context<'_, E> {
                 m &= m - 1;
                 let f = flips(sq, player, opponent);
                 let cs = self.eval.play(state, sq, f);
-                let v = -self.nws(opponent ^ f, player ^ f ^ (1u64 << sq), &cs, -alpha - 1, 0);
+                let v = -self.nws_leaf(opponent ^ f, player ^ f ^ (1u64 << sq), &cs, -alpha - 1);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -1079,10 +1151,27 @@ impl<E: Evaluator> Context<'_, E> {
         window: (i32, i32),
         skip: MoveHint,
     ) {
-        list.score_by_values(board.player, board.opponent, skip, |c, (np, no)| {
-            let cs = self.eval.play(state, c.sq as usize, c.flips);
-            -self.pvs(np, no, &cs, -window.1, -window.0, sort_depth)
-        });
+        let child_window = (-window.1, -window.0);
+        list.score_by_values(
+            board.player,
+            board.opponent,
+            skip,
+            |c, child, replies, pot| {
+                let cs = self.eval.play(state, c.sq as usize, c.flips);
+                if sort_depth == 0 {
+                    -self.pvs_leaf(child, &cs, child_window, replies, pot)
+                } else {
+                    -self.pvs(
+                        child.0,
+                        child.1,
+                        &cs,
+                        child_window.0,
+                        child_window.1,
+                        sort_depth,
+                    )
+                }
+            },
+        );
     }
 
     /// Asks for the table bucket of every child in `list`, handing each child's place in the

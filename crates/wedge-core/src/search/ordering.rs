@@ -7,7 +7,7 @@ use super::stability::corner_stable;
 use super::tt::MoveHint;
 use crate::board::flip::flips;
 use crate::board::movegen::{legal_moves, potential_moves};
-use crate::board::CORNERS;
+use crate::board::{quadrant_parities, CORNERS};
 use crate::eval::{EIGHTHS_PER_DISC, MAX_EIGHTHS, ORDER_SCALE};
 
 /// More than the largest number of legal moves in any Othello position (33).
@@ -248,25 +248,40 @@ impl MoveList {
     /// Opponent mobility after the move (corners twice) and square classes.
     #[inline]
     pub fn score_mobility(&mut self, player: u64, opponent: u64) {
+        self.score_mobility_with(player, opponent, |_, _| {});
+    }
+
+    /// [`MoveList::score_mobility`], handing each move's square and the opponent's legal
+    /// moves after it to `replies` (for the child's search to reuse).
+    #[inline(always)]
+    pub fn score_mobility_with(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut replies: impl FnMut(u8, u64),
+    ) {
         for c in self.as_mut_slice() {
             let (np, no) = c.child(player, opponent);
-            let replies = legal_moves(np, no);
-            let mobility = weighted_mobility(replies);
+            let moves = legal_moves(np, no);
+            replies(c.sq, moves);
+            let mobility = weighted_mobility(moves);
             c.score = -mobility * REPLY_WEIGHT + SQUARE_BONUS[c.sq as usize];
         }
     }
 
-    /// Orders by `value(candidate, child)`, a shallow search's value of the child (opponent to
-    /// move) for us in eighths of a disc, less the opponent's mobility and potential mobility after the move
-    /// ([`ORDER_MOBILITY_WEIGHT`], [`ORDER_POTENTIAL_WEIGHT`]); the move on `skip` (the table
-    /// move, searched already or to be searched first) goes first without a search.
+    /// Orders by `value(candidate, child, replies, potential replies)`, a shallow search's
+    /// value of the child (opponent to move) for us in eighths of a disc, less the opponent's
+    /// mobility and potential mobility after the move ([`ORDER_MOBILITY_WEIGHT`],
+    /// [`ORDER_POTENTIAL_WEIGHT`]), which `value` is given as the opponent's legal and
+    /// potential moves there; the move on `skip` (the table move, searched already or to be
+    /// searched first) goes first without a search.
     #[inline(always)]
     pub fn score_by_values(
         &mut self,
         player: u64,
         opponent: u64,
         skip: MoveHint,
-        mut value: impl FnMut(&Candidate, (u64, u64)) -> i32,
+        mut value: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
     ) {
         for c in self.as_mut_slice() {
             if skip.is(c.sq) {
@@ -280,11 +295,11 @@ impl MoveList {
             }
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
-            let potential = potential_moves(np, no).count_ones() as i32;
-            let value = value(c, (np, no));
+            let potential = potential_moves(np, no);
+            let value = value(c, (np, no), replies, potential);
             c.score = value * (ORDER_DISC / EIGHTHS_PER_DISC)
                 - mobility * ORDER_MOBILITY_WEIGHT
-                - potential * ORDER_POTENTIAL_WEIGHT;
+                - potential.count_ones() as i32 * ORDER_POTENTIAL_WEIGHT;
         }
     }
 }
@@ -292,15 +307,9 @@ impl MoveList {
 /// Union of the quadrants (a1-d4, e1-h4, a5-d8, e5-h8) holding an odd number of empties.
 #[inline(always)]
 pub fn odd_quadrants(empties: u64) -> u64 {
-    // Fold each quadrant's parity onto its lowest square (a1, e1, a5, e5): across the four
-    // columns of each half-row, then across the four rows of each half-board.
-    let mut x = empties ^ (empties >> 1);
-    x ^= x >> 2;
-    x ^= x >> 8;
-    x ^= x >> 16;
     // Each parity bit, times the pattern of a quadrant at a1, spreads over its own quadrant
     // (the four products do not overlap, so their sum is their union).
-    (x & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
+    quadrant_parities(empties).wrapping_mul(0x0F0F_0F0F)
 }
 
 /// The `N` lowest empties in parity order: those of odd quadrants first, each group in

@@ -1,6 +1,7 @@
 //! `wedge bench`: fixed, deterministic workloads printing nodes, seconds and nodes per second:
-//! move generation (perft), an endgame workload (exact solves) and a midgame workload
-//! (fixed-depth searches). Node counts repeat exactly for a given evaluation; compare times
+//! move generation (perft), an endgame workload (exact solves), a midgame workload
+//! (fixed-depth searches) and the midgame at play's selectivity (the time to reach two depths
+//! from tournament positions). Node counts repeat exactly for a given evaluation; compare times
 //! only between runs on the same machine. Also the stop latency: how soon a running search
 //! returns once its stop flag is set (tests only check that it stops, with a generous bound).
 
@@ -10,7 +11,7 @@ use std::time::{Duration, Instant};
 use wedge_core::board::Board;
 use wedge_core::eval::Evaluator;
 use wedge_core::formats::{parse_position, replay_inferring_passes};
-use wedge_core::search::{Limits, Report, Searcher, SolveMode};
+use wedge_core::search::{Limits, Report, Searcher, Selectivity, SolveMode};
 
 /// One workload's result.
 #[derive(Clone, Debug)]
@@ -66,6 +67,24 @@ pub const OPENINGS: [(&str, &str); 4] = [
 /// Depth of the midgame workload's searches.
 pub const MIDGAME_DEPTH: u32 = 11;
 
+/// Ten midgame positions (32-44 empties) from WTHOR 2019-2020 games, each within 5 discs of
+/// even at depth 10, for the workload at play's selectivity.
+pub const PLAY_POSITIONS: [&str; 10] = [
+    "---O------XOOO---XXOOO---OOOXO---OOXXXO---XXXXOO--XXX-----XX---- X",
+    "----XX-----XXX----XXOOXX--XXOOO----XOOOO---XOOO----OOO----OO-X-- O",
+    "----------X-----O-XXOO--XXXOOO--XXXOOO--XXXXOO----XOOO-----O-X-- X",
+    "---XXX----OOXX----OOXXO--XXOOO-O-XXOOOOO---OXXX----------------- O",
+    "----------XX-X--OOXXX-X-OXOXOOO-OXXOOO--O-OOOO--O--------------- X",
+    "----------------O-XO-OX--OXXOO-X-XOOOOX-X-OOOXX---XOOO---------- O",
+    "--------------------XXXX--XXXOO--OOXOOOO--OOOXXX---OXX---------- O",
+    "------------OO----XXXOOO--XXXXOX--OOOOX---OOOOX----------------- X",
+    "-----------------OOXX-X--OXOXX--OXXXXXX---OOOO-----O------------ X",
+    "-----------O-X----XOXX----XOXXX---OOXX---OOOO--------O---------- X",
+];
+
+/// The depths the play workload reports the time to reach (the last is the deepest searched).
+pub const PLAY_DEPTHS: [u32; 2] = [14, 18];
+
 fn board_of(text: &str) -> Board {
     // The constants above are valid; a typo is a programming error caught by the tests.
     parse_position(text).expect("bench position").board
@@ -99,6 +118,35 @@ pub fn midgame_workload<E: Evaluator>(searcher: &Searcher<E>) -> BenchResult {
     measure_searches("midgame (4 openings, depth 11)", searcher, boards, &limits)
 }
 
+/// The midgame at play's selectivity: each of [`PLAY_POSITIONS`] searched from an empty table
+/// by iterative deepening at [`Selectivity::PLAY`] to the last of [`PLAY_DEPTHS`]; per depth,
+/// the nodes and the time until that iteration finished, summed over the positions.
+pub fn play_workload<E: Evaluator>(searcher: &Searcher<E>) -> [BenchResult; 2] {
+    const NAMES: [&str; 2] = ["play (10 positions, 14@87%)", "play (10 positions, 18@87%)"];
+    let limits = Limits {
+        selectivity: Selectivity::PLAY,
+        ..Limits::depth(PLAY_DEPTHS[1])
+    };
+    let stop = AtomicBool::new(false);
+    let mut sums = [(0u64, 0.0f64); 2];
+    for p in PLAY_POSITIONS {
+        let board = board_of(p);
+        searcher.clear();
+        let start = Instant::now();
+        searcher.search(&board, &limits, &stop, &mut |r| {
+            if let Some(k) = PLAY_DEPTHS.iter().position(|&d| d == r.depth) {
+                sums[k].0 += r.nodes;
+                sums[k].1 += start.elapsed().as_secs_f64();
+            }
+        });
+    }
+    [0, 1].map(|k| BenchResult {
+        name: NAMES[k],
+        nodes: sums[k].0,
+        seconds: sums[k].1,
+    })
+}
+
 /// Searches each of `boards` as `limits` asks, from an empty table, and times the searches
 /// alone: emptying the table writes all of it (with the default 256 MB, about as long as a
 /// small solve, and on the first pass the system's first touch of every page), work that
@@ -124,7 +172,8 @@ fn measure_searches<E: Evaluator>(
     }
 }
 
-/// All fixed workloads, in order.
+/// The fixed workloads counted in the total, in order (the play workload is apart: its
+/// first depth is part of its second).
 pub fn run_all<E: Evaluator>(searcher: &Searcher<E>) -> Vec<BenchResult> {
     vec![
         movegen_workload(),
@@ -219,6 +268,11 @@ mod tests {
         for p in ENDGAME_POSITIONS {
             let b = board_of(p);
             assert!((19..=22).contains(&b.empty_count()), "{p}");
+        }
+        for p in PLAY_POSITIONS {
+            let b = board_of(p);
+            assert!((32..=44).contains(&b.empty_count()), "{p}");
+            assert!(b.legal_moves() != 0, "{p}");
         }
         for (_, moves) in OPENINGS {
             assert!(!opening_board(moves).is_game_over());
