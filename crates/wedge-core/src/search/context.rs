@@ -4,7 +4,7 @@
 
 use super::end_cache::EndCache;
 use super::ordering::SORT_WINDOW;
-use super::parallel::{SplitPoint, SplitPool};
+use super::parallel::pool::{SplitPoint, SplitPool};
 use super::probcut::ProbCutModel;
 use super::tt::{MoveHint, TranspositionTable};
 use crate::board::Board;

@@ -39,7 +39,7 @@ use crate::board::{Board, Move, Square};
 use crate::book::BookLookup;
 use crate::eval::Evaluator;
 use context::Context;
-use parallel::SplitPool;
+use parallel::pool::SplitPool;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -175,7 +175,7 @@ impl<E: Evaluator> Searcher<E> {
         let mut result = std::thread::scope(|scope| {
             for index in 1..=helpers {
                 let pool = &pool;
-                scope.spawn(move || node::help(index, pool, context().with_pool(pool)));
+                scope.spawn(move || parallel::help(index, pool, context().with_pool(pool)));
             }
             let governor = (helpers > 0).then(|| scope.spawn(|| pool.govern(helpers, working)));
             let mut ctx = context();

@@ -247,8 +247,9 @@ fn exact_solves_after_selective_passes_in_one_table() {
 /// helper (which must take part), agree with negamax in every window.
 #[test]
 fn two_thread_searches_match_negamax() {
-    use super::node::{help, Root, MID_SPLIT_MIN};
-    use super::parallel::SplitPool;
+    use super::node::{Root, MID_SPLIT_MIN};
+    use super::parallel::help;
+    use super::parallel::pool::SplitPool;
     use super::probcut::ProbCutModel;
     use super::root::root_moves;
     const { assert!(MID_SPLIT_MIN < 6) };

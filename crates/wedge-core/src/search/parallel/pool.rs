@@ -1,19 +1,14 @@
-//! Young-brothers-wait parallel search with late joining: once the first move of a deep node
-//! (in the endgame, or in the midgame to a depth) has been searched without a cut-off and
-//! some thread is idle, the node's remaining moves become a split point open to joiners,
-//! each searched with a null window. Idle helpers join any open split point with moves
-//! left; an owner waiting for its split point's last moves joins only the split points below
-//! its own (its helpers' work), so that it never waits idle while they could use it. Nobody
-//! spins long: a thread with nothing to do sleeps after a short watch, so that a search
-//! sharing its machine with other programs does not burn the time its own threads need.
-//! Solves are exact whatever the timing (midgame values may differ from one thread's by what
-//! the shared table held when). While the threads queue for cores (another program
-//! busy on the machine), helpers stand down one by one ([`super::load::Governor`]) and come
-//! back when cores are idle again.
+//! Split points and the pool of threads that join them: a split point hands out its node's
+//! moves, best first, one at a time, and keeps the best value found; idle helpers join any
+//! open split point with moves left, an owner waiting for its own only those opened below it.
+//! Nobody spins long: a thread with nothing to do sleeps after a short watch, so that a search
+//! sharing its machine with other programs does not burn the time its own threads need. While
+//! the threads queue for cores (another program busy on the machine), helpers stand down one
+//! by one ([`Governor`]) and come back when cores are idle again.
 
-use super::load::{self, Governor, LoadSample};
-use super::ordering::Candidate;
-use super::tt::MoveHint;
+use crate::search::load::{self, Governor, LoadSample};
+use crate::search::ordering::Candidate;
+use crate::search::tt::MoveHint;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
