@@ -6,11 +6,11 @@
 //! searches around `alpha`.
 
 use super::context::Context;
-use super::ordering::{odd_quadrants, parity_order};
+use super::ordering::{last_two, parity_groups, parity_order};
 use super::stability::stability_cut;
 use crate::board::flip::{flips, last_flip_count};
 use crate::board::movegen::legal_moves;
-use crate::board::{Board, CORNERS};
+use crate::board::Board;
 use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list, parity order).
@@ -96,8 +96,7 @@ impl<E: Evaluator> Context<'_, E> {
             4 => self.solve_4(player, opponent, alpha),
             3 => self.solve_3(player, opponent, alpha, parity_order(e)),
             2 => {
-                let a = e.trailing_zeros() as usize;
-                let b = (e & (e - 1)).trailing_zeros() as usize;
+                let [a, b] = last_two(e);
                 self.solve_2(player, opponent, alpha, a, b)
             }
             1 => {
@@ -118,17 +117,8 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(v) = stability_cut(player, opponent, alpha, n) {
             return v;
         }
-        let e = !(player | opponent);
-        let odd = odd_quadrants(e);
         let mut best = i32::MIN;
-        // Odd quadrants first, corners first within each parity.
-        let parts = [
-            e & odd & CORNERS,
-            e & odd & !CORNERS,
-            e & !odd & CORNERS,
-            e & !odd & !CORNERS,
-        ];
-        for part in parts {
+        for part in parity_groups(!(player | opponent)) {
             let mut m = part;
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;

@@ -29,13 +29,14 @@ mod valuer;
 
 pub use limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
 pub use node::principal_variation_rule;
+pub use ordering::mobility_order;
 pub use probcut::{ProbCutError, ProbCutModel, Sample, MAX_FIT_DEPTH};
 pub use root::Report;
 pub use score::Score;
 pub use tt::{TableError, TableSizeError, TranspositionTable, TtData};
 pub use valuer::SearchValuer;
 
-use crate::board::{Board, Move, Square};
+use crate::board::{Board, Move};
 use crate::book::BookLookup;
 use crate::eval::Evaluator;
 use context::Context;
@@ -244,16 +245,6 @@ impl<'a, E: Evaluator> FixedDepth<'a, E> {
             .pvs_mid(board.player, board.opponent, -full, full, depth);
         Score::from_eighths(v)
     }
-}
-
-/// The legal moves of `board` in the order the midgame's shallow nodes search them (by the
-/// opponent's mobility after the move and square classes).
-pub fn mobility_order(board: &Board) -> Vec<Square> {
-    let mut list = ordering::MoveList::new(board.player, board.opponent, board.legal_moves());
-    list.score_mobility(board.player, board.opponent);
-    (0..list.len())
-        .map(|i| Square::from_index(list.pick(i).sq as u32))
-        .collect()
 }
 
 /// Result of a root solve (see [`solve_root`]).

@@ -18,8 +18,8 @@ use super::context::{BookAnswer, Context};
 use super::last_moves::SHALLOW_MAX;
 use super::limits::Selectivity;
 use super::ordering::{
-    sort_depth_for, sort_window, Candidate, MoveList, END_EVAL_ORDER_MIN, END_SORT_ABOVE,
-    END_SORT_BELOW, END_SORT_SEARCH_MIN, EVAL_ORDER_WEIGHT, MAX_MOVES, SORT_SEARCH_MIN_DEPTH,
+    square_class_groups, Candidate, LazyState, MovePicker, OrderingSearch, RootMove,
+    END_POTENTIAL_MIN, MAX_MOVES, UNSCORED,
 };
 use super::parallel::pool::SplitDepth;
 use super::probcut;
@@ -27,8 +27,8 @@ use super::stability::stability_cut;
 use super::tt::{MoveHint, Stored, NO_SELECTIVITY};
 use crate::board::flip::flips;
 use crate::board::movegen::legal_moves;
-use crate::board::{Board, CORNERS, C_SQUARES, X_SQUARES};
-use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS, ORDER_SCALE};
+use crate::board::Board;
+use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 
 /// At least this many empties: the deep tier uses the shared table; below, the thread's
 /// own cache ([`super::end_cache`]).
@@ -36,9 +36,6 @@ pub const END_TT_MIN: u32 = 12;
 
 /// At least this many empties: probe the children in the table before searching (ETC).
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
-
-/// At least this many empties: fastest-first also counts the opponent's potential replies.
-pub const END_POTENTIAL_MIN: u32 = END_TT_MIN;
 
 /// At least this many empties: the moves after the first may be shared with idle threads.
 pub const SPLIT_MIN: u32 = 14;
@@ -52,6 +49,8 @@ pub const END_PROBCUT_MIN: u32 = 15;
 // The endgame cache keeps every result below the shared table as exact: no node there may
 // be cut by ProbCut.
 const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
+// Fastest-first counts the potential replies in the shared table's tier.
+const _: () = assert!(END_POTENTIAL_MIN == END_TT_MIN);
 
 /// A parent's evaluation state and its move (square, flips) to a node, when the parent has one.
 type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
@@ -75,16 +74,6 @@ impl Known {
 enum Entry {
     Moves(u64),
     Value(i32),
-}
-
-/// What a phase's cut-offs found before any move ([`Phase::prune`]).
-pub(super) enum Pruning {
-    /// A cut-off: the node's value.
-    Cut(i32),
-    /// No cut-off; the move list was filled on the way.
-    Listed,
-    /// No cut-off; the move list is still empty.
-    Unlisted,
 }
 
 /// A node: the position and its window (`beta = alpha + 1` for a null window).
@@ -127,9 +116,9 @@ pub(super) trait Kind {
     /// every move is ordered before the first is searched.
     const PV: bool;
 
-    /// The root's moves, in the order to search them.
+    /// Lists the root's moves, in the order to search them.
     #[inline(always)]
-    fn fill(&self, _list: &mut MoveList) {}
+    fn fill(&self, _picker: &mut MovePicker) {}
 
     /// The `index`-th move got the value `v` (`exact`: inside the window, or the first).
     #[inline(always)]
@@ -150,18 +139,6 @@ pub(super) struct Pv;
 impl Kind for Pv {
     const ROOT: bool = false;
     const PV: bool = true;
-}
-
-/// A root move's value when it got only a bound: below every score.
-pub(super) const UNSCORED: i32 = -MAX_EIGHTHS - 1;
-
-/// One of the root's moves and its value in the last iteration ([`UNSCORED`] when it got only
-/// a bound).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RootMove {
-    pub sq: u8,
-    pub flips: u64,
-    pub score: i32,
 }
 
 /// The root: its moves, best of the last iteration first; how many this iteration has
@@ -188,10 +165,8 @@ impl Kind for Root<'_> {
     const PV: bool = true;
 
     #[inline(always)]
-    fn fill(&self, list: &mut MoveList) {
-        // Scored in decreasing order, so that they are picked as given.
-        let moves = self.moves.iter().enumerate();
-        list.fill_from(moves.map(|(i, m)| Candidate::new(m.sq, m.flips, -(i as i32))));
+    fn fill(&self, picker: &mut MovePicker) {
+        picker.list_root(self.moves);
     }
 
     #[inline(always)]
@@ -216,25 +191,13 @@ pub(super) trait Phase<E: Evaluator> {
     /// The table hash of the position (0 where no table is used) and what is known of it.
     fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known);
     /// The cut-offs tried before any move (stability, Multi-ProbCut, enhanced transposition
-    /// cut-offs): the value when one ends the search, else whether `list` was filled on the way.
-    fn prune(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        moves: u64,
-        list: &mut MoveList,
-    ) -> Pruning;
+    /// cut-offs, which have `picker` list every move first): the value when one ends the search.
+    fn prune(&mut self, ctx: &mut Context<'_, E>, at: Node, picker: &mut MovePicker)
+        -> Option<i32>;
     /// The value for us of the child after `mv`.
     fn child<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, mv: Tried) -> i32;
-    /// Scores the moves of `list` (without the table move when it was searched first).
-    fn order<K: Kind>(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        list: &mut MoveList,
-        tt_move: MoveHint,
-        moves: u64,
-    );
+    /// Has `picker` order the moves it listed, as the phase orders them.
+    fn order(&mut self, ctx: &mut Context<'_, E>, at: Node, picker: &mut MovePicker);
     /// How far the moves after the first are searched, when they may be shared with idle
     /// helpers.
     fn split_depth(&self) -> Option<SplitDepth>;
@@ -312,15 +275,13 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn prune(&mut self, ctx: &mut Context<'_, E>, at: Node, _: u64, _: &mut MoveList) -> Pruning {
+    fn prune(&mut self, ctx: &mut Context<'_, E>, at: Node, _: &mut MovePicker) -> Option<i32> {
         if ctx.selectivity > NO_SELECTIVITY && self.depth >= probcut::MIN_DEPTH {
             let (board, depth) = (&at.board, self.depth);
             let n = board.empty_count();
-            if let Some(v) = ctx.probcut(board, self.state, at.alpha, Self::DISC, depth, n) {
-                return Pruning::Cut(v);
-            }
+            return ctx.probcut(board, self.state, at.alpha, Self::DISC, depth, n);
         }
-        Pruning::Unlisted
+        None
     }
 
     #[inline(always)]
@@ -334,28 +295,9 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
         }
     }
 
-    /// A principal-variation node orders by searches in the full window, or fastest-first
-    /// when it reaches the end; a null-window node by searches around its alpha.
     #[inline(always)]
-    fn order<K: Kind>(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        list: &mut MoveList,
-        tt_move: MoveHint,
-        _: u64,
-    ) {
-        let board = &at.board;
-        if K::PV && self.reaches_end(board.empty_count()) {
-            list.score_endgame(board.player, board.opponent, tt_move, true);
-        } else {
-            let window = if K::PV {
-                (-MAX_EIGHTHS, MAX_EIGHTHS)
-            } else {
-                sort_window(at.alpha, ctx.ordering_window, ctx.ordering_window)
-            };
-            ctx.order_mid(board, self.state, list, self.depth, window, tt_move);
-        }
+    fn order(&mut self, ctx: &mut Context<'_, E>, at: Node, picker: &mut MovePicker) {
+        picker.order_midgame(ctx, self.state, self.depth, at.alpha);
     }
 
     #[inline(always)]
@@ -393,8 +335,10 @@ impl<'s, E: Evaluator> Endgame<'s, E> {
             state: None,
         }
     }
+}
 
-    /// The node's evaluation state, built on first use.
+/// The node's evaluation state, built on first use.
+impl<E: Evaluator> LazyState<E> for Endgame<'_, E> {
     #[inline(always)]
     fn state(&mut self, eval: &E, board: &Board) -> &E::State {
         let parent = self.parent;
@@ -448,29 +392,24 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         &mut self,
         ctx: &mut Context<'_, E>,
         at: Node,
-        moves: u64,
-        list: &mut MoveList,
-    ) -> Pruning {
+        picker: &mut MovePicker,
+    ) -> Option<i32> {
         let (board, alpha, n) = (at.board, at.alpha, self.n);
         if let Some(v) = stability_cut(board.player, board.opponent, alpha, n) {
-            return Pruning::Cut(v);
+            return Some(v);
         }
         if ctx.selectivity > NO_SELECTIVITY && n >= END_PROBCUT_MIN {
             let state = self.state(ctx.eval, &board);
             if let Some(v) = ctx.probcut(&board, state, alpha, Self::DISC, n, n) {
-                return Pruning::Cut(v);
+                return Some(v);
             }
         }
         // ETC needs every child's flips before anything is searched; below its tier the list
         // waits until the table move has failed to cut.
         if n >= ETC_MIN {
-            list.fill(board.player, board.opponent, moves);
-            if let Some(v) = ctx.etc(&board, alpha, n, list) {
-                return Pruning::Cut(v);
-            }
-            return Pruning::Listed;
+            return ctx.etc(&board, alpha, n, picker.list_all());
         }
-        Pruning::Unlisted
+        None
     }
 
     #[inline(always)]
@@ -481,38 +420,9 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
     }
 
     #[inline(always)]
-    fn order<K: Kind>(
-        &mut self,
-        ctx: &mut Context<'_, E>,
-        at: Node,
-        list: &mut MoveList,
-        tt_move: MoveHint,
-        moves: u64,
-    ) {
-        // By shallow searches high up, by fastest-first plus the children's evaluations in the
-        // middle, by fastest-first alone below (or for two moves).
-        let (board, n) = (at.board, self.n);
-        let by_search = n >= END_SORT_SEARCH_MIN;
-        let by_evaluation = !by_search && n >= END_EVAL_ORDER_MIN && moves.count_ones() > 2;
-        if by_search {
-            let sort_depth = (n - END_SORT_SEARCH_MIN) / 3 + 1;
-            let window = sort_window(eighths_alpha(at.alpha), END_SORT_BELOW, END_SORT_ABOVE);
-            let state = self.state(ctx.eval, &board);
-            ctx.score_by_search(&board, state, list, sort_depth, window, tt_move);
-        } else if by_evaluation {
-            // Fastest-first plus the children's evaluations (lower for the opponent first),
-            // which reuse the opponent's moves and potential moves that fastest-first counts.
-            let eval = ctx.eval;
-            let state = self.state(eval, &board);
-            list.score_endgame_with(board.player, board.opponent, tt_move, |c, child, m, pot| {
-                let after = eval.play(state, c.sq as usize, c.flips);
-                let child = Board::new(child.0, child.1);
-                -eval.order_value(&after, &child, m, pot) * (EVAL_ORDER_WEIGHT / ORDER_SCALE)
-            });
-        } else {
-            let potential = n >= END_POTENTIAL_MIN;
-            list.score_endgame(board.player, board.opponent, tt_move, potential);
-        }
+    fn order(&mut self, ctx: &mut Context<'_, E>, at: Node, picker: &mut MovePicker) {
+        let n = self.n;
+        picker.order_endgame(ctx, self, n, at.alpha);
     }
 
     #[inline(always)]
@@ -564,13 +474,6 @@ fn lower_discs(eighths: i16) -> i32 {
 #[inline(always)]
 fn upper_discs(eighths: i16) -> i32 {
     i32::from(eighths).div_euclid(EIGHTHS_PER_DISC)
-}
-
-/// The null-window alpha in eighths of an endgame null window around `alpha` discs: a value
-/// above it is a value of at least `alpha + 1` discs.
-#[inline(always)]
-fn eighths_alpha(alpha: i32) -> i32 {
-    alpha * EIGHTHS_PER_DISC + EIGHTHS_PER_DISC - 1
 }
 
 /// The child position (opponent to move) after the move on `sq` with `flips`.
@@ -905,58 +808,44 @@ impl<E: Evaluator> Context<'_, E> {
                 return upper;
             }
         }
-        let tt_move = known.best;
-        // The list is built in place, once: moved out of an option or a match it cost a
-        // 576-byte copy per node.
-        let mut list = MoveList::empty();
-        let listed = !K::PV
-            && match phase.prune(self, at, moves, &mut list) {
-                Pruning::Cut(v) => return v,
-                Pruning::Listed => true,
-                Pruning::Unlisted => false,
-            };
+        // The picker (and its move list) is built in place, once.
+        let mut picker = MovePicker::new(board, moves, known.best, K::PV);
+        if !K::PV {
+            if let Some(v) = phase.prune(self, at, &mut picker) {
+                return v;
+            }
+        }
         let mut best = i32::MIN;
         let mut best_sq = MoveHint::NONE;
-        let tt_first = !K::PV && tt_move.is_in(moves);
-        if tt_first {
-            let sq = tt_move.index();
-            let f = flips(sq as usize, player, opponent);
+        if let Some(c) = picker.table_move() {
             let mv = Tried {
                 index: 0,
                 window: (alpha, beta),
-                sq,
-                flips: f,
+                sq: c.sq,
+                flips: c.flips,
             };
             best = phase.child::<K>(self, at, mv);
-            best_sq = tt_move;
-            if best > alpha || moves == 1u64 << sq {
+            best_sq = MoveHint::square(c.sq);
+            if best > alpha || moves == c.bit() {
                 store(self, best, best_sq);
                 return best;
             }
         }
-        // The other moves, from `first` on in the list (in the order a whole list has after
-        // the table move was brought to its front).
+        // The other moves, from `first` on.
         let first = if K::ROOT {
-            kind.fill(&mut list);
+            kind.fill(&mut picker);
             0
-        } else if listed {
-            usize::from(list.move_to_front(tt_move))
         } else {
-            if tt_first {
-                list.fill_without_first(player, opponent, moves, tt_move.index());
-            } else {
-                list.fill(player, opponent, moves);
-            }
-            0
+            picker.list_rest()
         };
         if !K::ROOT {
-            phase.order::<K>(self, at, &mut list, tt_move, moves);
+            phase.order(self, at, &mut picker);
         }
         let mut a = alpha;
-        for i in first..list.len() {
+        for i in first..picker.len() {
             if let Some(depth) = phase.split_depth() {
-                if i >= 1 && list.len() - i >= 2 && self.can_split() {
-                    let rest = list.sorted_from(i);
+                if i >= 1 && picker.len() - i >= 2 && self.can_split() {
+                    let rest = picker.rest_best_first(i);
                     let shared = if K::ROOT {
                         self.split_root(kind, &phase, at, depth, rest, i, a)
                     } else if K::PV {
@@ -973,7 +862,7 @@ impl<E: Evaluator> Context<'_, E> {
                     }
                 }
             }
-            let c = list.pick(i);
+            let c = picker.pick(i);
             let mv = Tried {
                 index: i,
                 window: (a, beta),
@@ -1053,14 +942,13 @@ impl<E: Evaluator> Context<'_, E> {
         if depth == 1 {
             return self.nws_one_ply(player, opponent, state, alpha, moves);
         }
-        let mut list = MoveList::empty();
-        list.fill(player, opponent, moves);
+        let mut picker = MovePicker::new(*board, moves, MoveHint::NONE, false);
         // The opponent's moves after each move, by square, which the children reuse.
         let mut replies = [0u64; 64];
-        list.score_mobility_with(player, opponent, |sq, r| replies[sq as usize] = r);
+        picker.list_by_mobility(|sq, r| replies[sq as usize] = r);
         let mut best = i32::MIN;
-        for i in 0..list.len() {
-            let c = list.pick(i);
+        for i in 0..picker.len() {
+            let c = picker.pick(i);
             let (np, no) = c.child(player, opponent);
             let cs = self.eval.play(state, c.sq as usize, c.flips);
             let r = replies[c.sq as usize];
@@ -1075,9 +963,9 @@ impl<E: Evaluator> Context<'_, E> {
         best
     }
 
-    /// Null-window search one ply deep: the children's evaluations, corners first and the
-    /// squares next to a corner last (C before X), each move's flips computed only when it is
-    /// reached (no move list, so nothing is computed for the moves after a cut-off).
+    /// Null-window search one ply deep: the children's evaluations in the groups of
+    /// [`square_class_groups`], each move's flips computed only when it is reached (no move
+    /// list, so nothing is computed for the moves after a cut-off).
     fn nws_one_ply(
         &mut self,
         player: u64,
@@ -1087,12 +975,7 @@ impl<E: Evaluator> Context<'_, E> {
         moves: u64,
     ) -> i32 {
         let mut best = i32::MIN;
-        for group in [
-            moves & CORNERS,
-            moves & !(CORNERS | C_SQUARES | X_SQUARES),
-            moves & C_SQUARES,
-            moves & X_SQUARES,
-        ] {
+        for group in square_class_groups(moves) {
             let mut m = group;
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
@@ -1111,76 +994,16 @@ impl<E: Evaluator> Context<'_, E> {
         best
     }
 
-    /// Scores the moves of a midgame node: by shallow searches of the children (inside
-    /// `window`) at larger depths, by mobility otherwise; the table move first.
-    fn order_mid(
-        &mut self,
-        board: &Board,
-        state: &E::State,
-        list: &mut MoveList,
-        depth: u32,
-        window: (i32, i32),
-        tt_move: MoveHint,
-    ) {
-        if depth >= SORT_SEARCH_MIN_DEPTH {
-            // The children that will probe the table have their buckets asked for now, to be
-            // loaded while the ordering searches run.
-            if depth > self.tt_min_depth {
-                self.prefetch_children(board, list, |_, _| {});
-            }
-            // The table move is put first by the searches' own skip.
-            let sort_depth = sort_depth_for(depth);
-            self.score_by_search(board, state, list, sort_depth, window, tt_move);
-        } else {
-            list.score_mobility(board.player, board.opponent);
-            list.boost(tt_move);
-        }
-    }
-
-    /// Orders `list` by [`MoveList::score_by_values`] with `sort_depth` searches of the
-    /// children inside `window`; the move on `skip` goes first without a search.
-    fn score_by_search(
-        &mut self,
-        board: &Board,
-        state: &E::State,
-        list: &mut MoveList,
-        sort_depth: u32,
-        window: (i32, i32),
-        skip: MoveHint,
-    ) {
-        let child_window = (-window.1, -window.0);
-        list.score_by_values(
-            board.player,
-            board.opponent,
-            skip,
-            |c, child, replies, pot| {
-                let cs = self.eval.play(state, c.sq as usize, c.flips);
-                if sort_depth == 0 {
-                    -self.pvs_leaf(child, &cs, child_window, replies, pot)
-                } else {
-                    -self.pvs(
-                        child.0,
-                        child.1,
-                        &cs,
-                        child_window.0,
-                        child_window.1,
-                        sort_depth,
-                    )
-                }
-            },
-        );
-    }
-
-    /// Asks for the table bucket of every child in `list`, handing each child's place in the
-    /// list and hash to `hashed` (ETC keeps them for its probes; the midgame needs none).
+    /// Asks for the table bucket of every child in `children`, handing each child's place in
+    /// the list and hash to `hashed` (ETC keeps them for its probes; the ordering needs none).
     #[inline(always)]
     fn prefetch_children(
         &self,
         board: &Board,
-        list: &MoveList,
+        children: &[Candidate],
         mut hashed: impl FnMut(usize, u64),
     ) {
-        for (i, c) in list.as_slice().iter().enumerate() {
+        for (i, c) in children.iter().enumerate() {
             let (np, no) = c.child(board.player, board.opponent);
             let h = Board::new(np, no).table_hash();
             self.tt.prefetch(h);
@@ -1190,12 +1013,12 @@ impl<E: Evaluator> Context<'_, E> {
 
     /// Enhanced transposition cut-off: a child already known (from the table) to be worth more
     /// than `alpha` to us ends the search at once.
-    fn etc(&mut self, board: &Board, alpha: i32, n: u32, list: &MoveList) -> Option<i32> {
+    fn etc(&mut self, board: &Board, alpha: i32, n: u32, children: &[Candidate]) -> Option<i32> {
         // Every child's bucket is asked for first, so that their misses to memory overlap.
         let (player, opponent) = (board.player, board.opponent);
         let mut hashes = [0u64; MAX_MOVES];
-        self.prefetch_children(board, list, |i, h| hashes[i] = h);
-        for (c, &h) in list.as_slice().iter().zip(hashes.iter()) {
+        self.prefetch_children(board, children, |i, h| hashes[i] = h);
+        for (c, &h) in children.iter().zip(hashes.iter()) {
             let (np, no) = c.child(player, opponent);
             let child = Board::new(np, no);
             if let Some(d) = self.tt.probe(&child, h) {
@@ -1206,5 +1029,46 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         None
+    }
+}
+
+/// The searches that order a node's moves, for the move picker.
+impl<E: Evaluator> OrderingSearch<E> for Context<'_, E> {
+    #[inline(always)]
+    fn eval(&self) -> &E {
+        self.eval
+    }
+
+    #[inline(always)]
+    fn sort_window_discs(&self) -> i32 {
+        self.ordering_window
+    }
+
+    /// Midgame null-window nodes below the table's depth skip it.
+    #[inline(always)]
+    fn children_probe_table(&self, depth: u32) -> bool {
+        depth > self.tt_min_depth
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, board: &Board, children: &[Candidate]) {
+        self.prefetch_children(board, children, |_, _| {});
+    }
+
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: (u64, u64),
+        state: &E::State,
+        window: (i32, i32),
+        depth: u32,
+        moves: u64,
+        potential: u64,
+    ) -> i32 {
+        if depth == 0 {
+            self.pvs_leaf(child, state, window, moves, potential)
+        } else {
+            self.pvs(child.0, child.1, state, window.0, window.1, depth)
+        }
     }
 }

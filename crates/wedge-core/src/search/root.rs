@@ -3,8 +3,8 @@
 
 use super::context::{Context, TT_MIN_DEPTH};
 use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
-use super::node::{Root, RootMove, UNSCORED};
-use super::ordering::{MoveList, SORT_WINDOW};
+use super::node::Root;
+use super::ordering::{midgame_sort_window, reorder_roots, root_moves, RootMove};
 use super::score::Score;
 use super::tt::NO_SELECTIVITY;
 use crate::board::{Board, Move, Square};
@@ -74,8 +74,7 @@ pub fn iterate<E: Evaluator>(
     let solving = schedule
         .iter()
         .any(|step| step.mode.is_some() || step.reaches_end(n));
-    // The midgame searches before a solve order with full windows (see `SORT_WINDOW`).
-    ctx.ordering_window = if solving { 64 } else { SORT_WINDOW };
+    ctx.ordering_window = midgame_sort_window(solving);
     ctx.tt_min_depth = if solving {
         SOLVE_TT_MIN_DEPTH
     } else {
@@ -396,21 +395,6 @@ fn typical_pass_nodes(step: &Step, n: u32) -> f64 {
     at_24 * growth.powi(n as i32 - 24)
 }
 
-/// The root moves `moves` of `board`, unscored, those leaving the opponent fewer replies
-/// first: the first iteration's order.
-pub(super) fn root_moves(board: &Board, moves: u64) -> Vec<RootMove> {
-    let mut list = MoveList::new(board.player, board.opponent, moves);
-    list.score_mobility(board.player, board.opponent);
-    list.sorted_from(0)
-        .iter()
-        .map(|c| RootMove {
-            sq: c.sq,
-            flips: c.flips,
-            score: UNSCORED,
-        })
-        .collect()
-}
-
 /// One iteration over the root moves (best of the previous iteration first). Returns the
 /// best score, or `None` when stopped before the first move was searched.
 fn search_iteration<E: Evaluator>(
@@ -467,11 +451,7 @@ fn root_pvs<E: Evaluator>(
     let mut root = Root::new(roots);
     ctx.search_root(&mut root, board, &state, (alpha, beta), depth);
     let (best_index, best) = root.best?;
-    // Best first, then the others in their searched order.
-    roots[..=best_index].rotate_right(1);
-    if best_index > 0 {
-        roots[1..=best_index].sort_by_key(|m| -m.score);
-    }
+    reorder_roots(roots, best_index);
     Some(best)
 }
 

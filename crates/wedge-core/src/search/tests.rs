@@ -248,10 +248,10 @@ fn exact_solves_after_selective_passes_in_one_table() {
 #[test]
 fn two_thread_searches_match_negamax() {
     use super::node::{Root, MID_SPLIT_MIN};
+    use super::ordering::root_moves;
     use super::parallel::help;
     use super::parallel::pool::SplitPool;
     use super::probcut::ProbCutModel;
-    use super::root::root_moves;
     const { assert!(MID_SPLIT_MIN < 6) };
     let probe = Probe::new();
     let pool = SplitPool::new(1);

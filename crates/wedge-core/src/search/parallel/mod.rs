@@ -13,8 +13,8 @@ pub(super) mod pool;
 
 use super::context::Context;
 use super::end_cache::EndCache;
-use super::node::{Kind, Node, Phase, Pv, Tried, UNSCORED};
-use super::ordering::Candidate;
+use super::node::{Kind, Node, Phase, Pv, Tried};
+use super::ordering::{Candidate, UNSCORED};
 use super::tt::MoveHint;
 use crate::board::Board;
 use crate::eval::Evaluator;

@@ -1,0 +1,220 @@
+//! The ordering scores of moves: fastest-first (the opponent's replies, corners counted twice,
+//! and potential replies, discs made stable around the corners, quadrant parity, square
+//! classes), mobility, and shallow-search values with mobility beside them; their weights.
+
+use super::list::{Candidate, MoveList};
+use super::squares::odd_quadrants;
+use crate::board::movegen::{legal_moves, potential_moves};
+use crate::board::{Board, CORNERS};
+use crate::eval::{Evaluator, EIGHTHS_PER_DISC, ORDER_SCALE};
+use crate::search::stability::corner_stable;
+use crate::search::tt::MoveHint;
+
+impl MoveList {
+    /// Fastest-first scores for the endgame: few replies for the opponent (corners counted
+    /// twice), few potential replies (when `potential`), many of our discs made stable around
+    /// the corners, odd quadrants first; the table move before all.
+    #[inline]
+    pub fn score_endgame(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        tt_move: MoveHint,
+        potential: bool,
+    ) {
+        if potential {
+            self.score_endgame_with(player, opponent, tt_move, |_, _, _, _| 0);
+        } else {
+            self.score_fastest_first(player, opponent, tt_move, |_, _, _| 0);
+        }
+    }
+
+    /// [`MoveList::score_endgame`] with potential replies, plus `extra(candidate, child,
+    /// replies, potential replies)` for each move but the table move: the child position
+    /// (opponent to move) and the opponent's legal and potential moves there, which an
+    /// evaluation of the child can reuse.
+    #[inline(always)]
+    pub fn score_endgame_with(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        tt_move: MoveHint,
+        mut extra: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
+    ) {
+        self.score_fastest_first(player, opponent, tt_move, |c, child, replies| {
+            let potential = potential_moves(child.0, child.1);
+            extra(c, child, replies, potential)
+                - potential.count_ones() as i32 * POTENTIAL_REPLY_WEIGHT
+        });
+    }
+
+    /// [`MoveList::score_endgame_with`] plus each child's ordering value for the opponent
+    /// ([`Evaluator::order_value`], lower first, [`EVAL_ORDER_WEIGHT`] per disc), from the
+    /// evaluation state `state` of the position, reusing the opponent's moves and potential
+    /// moves that fastest-first counts.
+    #[inline(always)]
+    pub fn score_endgame_with_evaluations<E: Evaluator>(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        tt_move: MoveHint,
+        eval: &E,
+        state: &E::State,
+    ) {
+        self.score_endgame_with(player, opponent, tt_move, |c, child, moves, potential| {
+            let after = eval.play(state, c.sq as usize, c.flips);
+            let child = Board::new(child.0, child.1);
+            -eval.order_value(&after, &child, moves, potential) * (EVAL_ORDER_WEIGHT / ORDER_SCALE)
+        });
+    }
+
+    /// Fastest-first without potential replies, plus `extra(candidate, child, replies)`.
+    #[inline(always)]
+    fn score_fastest_first(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        tt_move: MoveHint,
+        mut extra: impl FnMut(&Candidate, (u64, u64), u64) -> i32,
+    ) {
+        let odd = odd_quadrants(!(player | opponent));
+        for c in self.as_mut_slice() {
+            if tt_move.is(c.sq) {
+                c.score = 1 << 30;
+                continue;
+            }
+            let (np, no) = c.child(player, opponent);
+            let replies = legal_moves(np, no);
+            let mobility = weighted_mobility(replies);
+            let parity = (odd & c.bit() != 0) as i32;
+            c.score = -mobility * REPLY_WEIGHT
+                + parity * 16
+                + SQUARE_BONUS[c.sq as usize]
+                + corner_stable(no).count_ones() as i32 * CORNER_STABILITY_WEIGHT
+                + extra(c, (np, no), replies);
+        }
+    }
+}
+
+impl MoveList {
+    /// Puts the table move (if any) first.
+    #[inline]
+    pub fn boost(&mut self, tt_move: MoveHint) {
+        for c in self.as_mut_slice() {
+            if tt_move.is(c.sq) {
+                c.score = 1 << 30;
+            }
+        }
+    }
+
+    /// Opponent mobility after the move (corners twice) and square classes.
+    #[inline]
+    pub fn score_mobility(&mut self, player: u64, opponent: u64) {
+        self.score_mobility_with(player, opponent, |_, _| {});
+    }
+
+    /// [`MoveList::score_mobility`], handing each move's square and the opponent's legal
+    /// moves after it to `replies` (for the child's search to reuse).
+    #[inline(always)]
+    pub fn score_mobility_with(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut replies: impl FnMut(u8, u64),
+    ) {
+        for c in self.as_mut_slice() {
+            let (np, no) = c.child(player, opponent);
+            let moves = legal_moves(np, no);
+            replies(c.sq, moves);
+            let mobility = weighted_mobility(moves);
+            c.score = -mobility * REPLY_WEIGHT + SQUARE_BONUS[c.sq as usize];
+        }
+    }
+
+    /// Orders by `value(candidate, child, replies, potential replies)`, a shallow search's
+    /// value of the child (opponent to move) for us in eighths of a disc, less the opponent's
+    /// mobility and potential mobility after the move ([`ORDER_MOBILITY_WEIGHT`],
+    /// [`ORDER_POTENTIAL_WEIGHT`]), which `value` is given as the opponent's legal and
+    /// potential moves there; the move on `skip` (the table move, searched already or to be
+    /// searched first) goes first without a search.
+    #[inline(always)]
+    pub fn score_by_values(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        skip: MoveHint,
+        mut value: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
+    ) {
+        for c in self.as_mut_slice() {
+            if skip.is(c.sq) {
+                c.score = 1 << 30;
+                continue;
+            }
+            let (np, no) = c.child(player, opponent);
+            if np == 0 {
+                c.score = 1 << 29; // wipe-out
+                continue;
+            }
+            let replies = legal_moves(np, no);
+            let mobility = weighted_mobility(replies);
+            let potential = potential_moves(np, no);
+            let value = value(c, (np, no), replies, potential);
+            c.score = value * (ORDER_DISC / EIGHTHS_PER_DISC)
+                - mobility * ORDER_MOBILITY_WEIGHT
+                - potential.count_ones() as i32 * ORDER_POTENTIAL_WEIGHT;
+        }
+    }
+}
+
+/// Ordering score of one disc of a child's shallow-search value (searched in eighths).
+pub const ORDER_DISC: i32 = 256;
+const _: () = assert!(ORDER_DISC % EIGHTHS_PER_DISC == 0);
+
+/// Ordering score taken off per opponent reply after a move (corners twice): two discs.
+pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
+/// See [`ORDER_MOBILITY_WEIGHT`].
+pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
+
+/// Ordering score per disc of the child's ordering value ([`crate::eval::Evaluator::order_value`];
+/// fastest-first: [`REPLY_WEIGHT`] per reply). A multiple of its units per disc.
+pub const EVAL_ORDER_WEIGHT: i32 = 16;
+const _: () = assert!(EVAL_ORDER_WEIGHT % ORDER_SCALE == 0);
+
+/// Fastest-first's and the mobility order's score taken off per reply the opponent has after
+/// a move (corners counted twice, [`weighted_mobility`]). The other fastest-first weights are
+/// in these units (the midgame ordering searches have their own scale, from
+/// [`ORDER_DISC`]).
+pub const REPLY_WEIGHT: i32 = 64;
+
+/// Fastest-first's score taken off per potential reply of the opponent (an empty square next
+/// to one of our discs), against [`REPLY_WEIGHT`] per reply.
+pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
+
+/// Fastest-first's score per disc of ours on or beside a corner we hold after the move.
+pub const CORNER_STABILITY_WEIGHT: i32 = 16;
+
+/// Number of `moves`, corners counted twice: the opponent's mobility as the orderings weigh
+/// it.
+#[inline(always)]
+pub fn weighted_mobility(moves: u64) -> i32 {
+    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
+}
+
+/// Small static preference per square: corners good, X- and C-squares bad.
+pub static SQUARE_BONUS: [i32; 64] = {
+    const ROW: [[i32; 8]; 4] = [
+        [18, -4, 4, 2, 2, 4, -4, 18],
+        [-4, -12, 0, 0, 0, 0, -12, -4],
+        [4, 0, 2, 1, 1, 2, 0, 4],
+        [2, 0, 1, 0, 0, 1, 0, 2],
+    ];
+    let mut t = [0i32; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        let r = if r < 4 { r } else { 7 - r };
+        t[sq] = ROW[r][c];
+        sq += 1;
+    }
+    t
+};
