@@ -247,7 +247,8 @@ fn exact_solves_after_selective_passes_in_one_table() {
 /// helper (which must take part), agree with negamax in every window.
 #[test]
 fn two_thread_searches_match_negamax() {
-    use super::node::{Root, MID_SPLIT_MIN};
+    use super::node::midgame::MID_SPLIT_MIN;
+    use super::node::Root;
     use super::ordering::root_moves;
     use super::parallel::help;
     use super::parallel::pool::SplitPool;
