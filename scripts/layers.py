@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Checks the workspace's layers (docs/ARCHITECTURE.md): every `use`/path of a crate's module
-(`crate::`, `super::`, `wedge_core::`, `wedge_engine::`, `wedge_lab::`) outside comments, tests
-included, is an edge between folders (a crate's top-level modules) and between files. Fails when
-an edge goes up the layer order below or when files or folders import each other in a cycle.
+(`crate::`, `super::`, `self::`, `wedge_core::`, `wedge_engine::`, `wedge_lab::`) outside
+comments, tests included, is an edge between folders (a crate's top-level modules) and between
+files. Fails when an edge goes up the layer order below, or on any cycle of files or of folders,
+with no exception. (A path relative to the file's own modules, such as a `mod.rs` re-exporting
+`child::Item`, is not read as an edge.)
 
     python3 scripts/layers.py            # check; prints the folder graph
     python3 scripts/layers.py --files    # also every file-level edge
@@ -22,27 +24,25 @@ CRATES = {
 EXTERN = {"wedge_core": "core", "wedge_engine": "engine", "wedge_lab": "lab"}
 
 # The layers, lowest first: a folder may use only folders of a lower rank (its own files
-# aside). `rng` draws random moves of a board and the board's tests draw with it: one layer.
+# aside). No exception: any cycle between folders or between files fails.
 RANK = {
-    "core::board": 0,
     "core::rng": 0,
-    "core::framing": 1,
-    "core::paths": 1,
-    "core::formats": 2,
-    "core::eval": 3,
-    "core::book": 3,
-    "core::search": 4,
-    "engine::engine": 5,
-    "engine::protocol": 6,
-    "lab::book": 5,
-    "lab::train": 6,
-    "lab::tools": 7,
-    "lab::distrib": 8,
-    "wedge::cli": 9,
-    "wedge::main": 10,
+    "core::board": 1,
+    "core::framing": 2,
+    "core::paths": 2,
+    "core::formats": 3,
+    "core::eval": 4,
+    "core::book": 4,
+    "core::search": 5,
+    "engine::engine": 6,
+    "engine::protocol": 7,
+    "lab::book": 6,
+    "lab::train": 7,
+    "lab::tools": 8,
+    "lab::distrib": 9,
+    "wedge::cli": 10,
+    "wedge::main": 11,
 }
-# Folders whose mutual use is one layer (see above).
-SAME_LAYER = {frozenset({"core::board", "core::rng"})}
 
 PATH = re.compile(r"\b(crate|super|self|wedge_core|wedge_engine|wedge_lab)((?:::(?:\w+|\{))+)")
 
@@ -173,8 +173,6 @@ def main() -> int:
     for fa, targets in sorted(folder_edges.items()):
         for fb, sources in sorted(targets.items()):
             ra, rb = RANK.get(fa), RANK.get(fb)
-            if frozenset({fa, fb}) in SAME_LAYER:
-                continue
             if ra is None or rb is None:
                 problems.append(f"no layer for {fa if ra is None else fb}")
             elif rb >= ra:
@@ -214,14 +212,8 @@ def main() -> int:
 
     fgraph = {a: set(b) for a, b in folder_edges.items()}
     for comp in cycles(fgraph):
-        if frozenset(comp) not in SAME_LAYER:
-            problems.append("folder cycle: " + " <-> ".join(comp))
-    # Files: a parent (`mod.rs`) re-exporting its children while they use its items is the
-    # module's own surface, not a cycle between files; every other cycle is.
-    def is_parent(a, b):
-        return a[0] == b[0] and len(a[1]) < len(b[1]) and b[1][: len(a[1])] == a[1]
-
-    fe = {a: {b for b in bs if not is_parent(a, b) and not is_parent(b, a)} for a, bs in file_edges.items()}
+        problems.append("folder cycle: " + " <-> ".join(comp))
+    fe = {a: set(bs) for a, bs in file_edges.items()}
     for comp in cycles(fe):
         problems.append("file cycle: " + " <-> ".join("::".join((c,) + m) for c, m in comp))
 

@@ -23,7 +23,9 @@ fn games(n: usize, seed: u64) -> Vec<Vec<Move>> {
             let mut b = Board::START;
             let mut v = Vec::new();
             for _ in 0..12 {
-                let Some(m) = rng.random_move(&b) else { break };
+                let Some(m) = b.random_move(&mut rng) else {
+                    break;
+                };
                 b = b.apply(m).unwrap();
                 v.push(m);
             }

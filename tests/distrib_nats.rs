@@ -519,7 +519,9 @@ fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_u
     for _ in 0..12 {
         let (mut b, mut moves) = (wedge_core::board::Board::START, Vec::new());
         while moves.len() < 8 {
-            let Some(m) = rng.random_move(&b) else { break };
+            let Some(m) = b.random_move(&mut rng) else {
+                break;
+            };
             b = b.apply(m).unwrap();
             moves.push(m);
         }

@@ -14,7 +14,7 @@ use wedge_core::rng::Rng;
 fn random_game_from(rng: &mut Rng, start: Position, max_plies: usize) -> Game {
     let mut game = Game::new(start);
     while game.moves().len() < max_plies {
-        let Some(mv) = rng.random_move(&game.position().board) else {
+        let Some(mv) = game.position().board.random_move(rng) else {
             break;
         };
         game.play(mv).expect("generated move is legal");

@@ -2,13 +2,7 @@
 //! so low bits and remainders are usable too), and a cheaper one whose high bits index the
 //! search's tables.
 
-/// The SplitMix64 finaliser: a bijective mix with good avalanche.
-#[inline(always)]
-pub const fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::rng::mix64;
 
 /// Hash of the (player, opponent) pair; distinct for swapped colours.
 #[inline(always)]

@@ -1,5 +1,6 @@
 //! The board: two bitboards (side to move, opponent), moves, flips, passes, game end, scores,
-//! symmetries, the canonical key and the hash. Everything above this layer stands on it.
+//! symmetries, the canonical key and the hash. Everything above this layer stands on it; it
+//! stands on the random generator alone ([`crate::rng`], for random moves and its mix).
 
 pub mod flip;
 pub mod hash;
@@ -11,6 +12,7 @@ pub mod symmetry;
 pub use square::{BadSquare, Move, Square, Squares, CORNERS, C_SQUARES, X_SQUARES};
 pub use symmetry::Symmetry;
 
+use crate::rng::Rng;
 use std::fmt;
 
 /// The parity of each quadrant's share of `squares` (a1-d4, e1-h4, a5-d8, e5-h8), as one bit
@@ -114,6 +116,20 @@ impl Board {
             Vec::new()
         } else {
             vec![Move::Pass]
+        }
+    }
+
+    /// A uniformly chosen legal move drawn with `rng`: a square, a pass when the side to move
+    /// must pass, or `None` when the game is over. For random games in tests and tools.
+    pub fn random_move(&self, rng: &mut Rng) -> Option<Move> {
+        let moves = self.legal_moves();
+        if moves != 0 {
+            let bit = rng.pick_bit(moves);
+            Some(Move::Play(Square::from_index(bit.trailing_zeros())))
+        } else if self.pass().legal_moves() != 0 {
+            Some(Move::Pass)
+        } else {
+            None
         }
     }
 

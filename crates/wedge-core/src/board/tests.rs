@@ -10,7 +10,7 @@ pub(crate) fn random_positions(seed: u64, games: usize, mut f: impl FnMut(&Board
     for _ in 0..games {
         let mut b = Board::START;
         f(&b);
-        while let Some(mv) = rng.random_move(&b) {
+        while let Some(mv) = b.random_move(&mut rng) {
             b = b.apply(mv).expect("legal");
             f(&b);
         }

@@ -15,7 +15,9 @@ fn random_games(n: usize, seed: u64, plies: usize) -> Vec<Vec<Move>> {
             let mut b = Board::START;
             let mut moves = Vec::new();
             for _ in 0..plies {
-                let Some(m) = rng.random_move(&b) else { break };
+                let Some(m) = b.random_move(&mut rng) else {
+                    break;
+                };
                 b = b.apply(m).unwrap();
                 moves.push(m);
             }

@@ -74,7 +74,7 @@ mod tests {
             loop {
                 assert_eq!(feat, Features::new(&board));
                 positions += 1;
-                match rng.random_move(&board) {
+                match board.random_move(&mut rng) {
                     None => break,
                     Some(Move::Pass) => {
                         board = board.pass();

@@ -420,7 +420,7 @@ mod tests {
                 );
                 let v = e.eighths(&board);
                 assert!((-MAX_EIGHTHS..=MAX_EIGHTHS).contains(&v));
-                match rng.random_move(&board) {
+                match board.random_move(&mut rng) {
                     None => break,
                     Some(Move::Pass) => {
                         board = board.pass();

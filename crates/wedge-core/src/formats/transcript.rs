@@ -154,7 +154,7 @@ mod tests {
     fn random_game(seed: u64) -> Game {
         let mut rng = crate::rng::Rng::new(seed);
         let mut game = Game::new(Position::START);
-        while let Some(mv) = rng.random_move(&game.position().board) {
+        while let Some(mv) = game.position().board.random_move(&mut rng) {
             game.play(mv).unwrap();
         }
         game

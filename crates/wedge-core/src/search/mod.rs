@@ -6,10 +6,13 @@
 //! ProbCut model and the book [`SearchValuer`].
 //!
 //! The modules, in dependency order (each uses only those before it): `limits`, `tt_memory`,
-//! `tt`, `end_cache`, `stability`, `probcut` (the model), `ordering` (move lists and their
-//! scores), `parallel` (split points, without the search), `context` (a thread's state),
-//! `last_moves` (the solvers of the last empties), `node` (the node search), `root`
-//! (iterative deepening, aspiration, the solve's passes); `valuer` uses the `Searcher` here.
+//! `tt`, `end_cache`, `stability`, `probcut` (the model), `load`, `ordering` (every choice of
+//! move order: the move picker, whose ordering searches the node search runs for it through
+//! `ordering::OrderingSearch`), `parallel::pool` (split points and the pool of threads, without
+//! the search), `context` (a thread's state), `last_moves` (the solvers of the last empties),
+//! `node` (the node search, its midgame and endgame phases), `parallel` (the parallel search:
+//! split points opened and joined), `root` (iterative deepening, aspiration, the solve's
+//! passes); `valuer` uses the `Searcher` here.
 
 mod context;
 mod end_cache;

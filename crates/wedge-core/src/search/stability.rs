@@ -245,7 +245,7 @@ mod tests {
             let mut history: Vec<(Board, bool)> = Vec::new();
             let mut black = true;
             history.push((b, black));
-            while let Some(mv) = rng.random_move(&b) {
+            while let Some(mv) = b.random_move(&mut rng) {
                 b = b.apply(mv).unwrap();
                 black = !black;
                 history.push((b, black));

@@ -74,7 +74,7 @@ fn positions(seed: u64, empties: u32, count: usize) -> Vec<Board> {
     while out.len() < count {
         let mut b = Board::START;
         while b.empty_count() > empties {
-            match rng.random_move(&b) {
+            match b.random_move(&mut rng) {
                 Some(mv) => b = b.apply(mv).expect("legal"),
                 None => break,
             }

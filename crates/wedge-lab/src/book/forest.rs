@@ -644,7 +644,7 @@ mod tests {
     fn random_game(rng: &mut Rng) -> Vec<wedge_core::board::Move> {
         let mut board = Board::START;
         let mut moves = Vec::new();
-        while let Some(mv) = rng.random_move(&board) {
+        while let Some(mv) = board.random_move(rng) {
             moves.push(mv);
             board = board.apply(mv).unwrap();
         }

@@ -521,7 +521,7 @@ mod tests {
         for _ in 0..20 {
             let mut b = Board::START;
             let mut moves = Vec::new();
-            while let Some(mv) = rng.random_move(&b) {
+            while let Some(mv) = b.random_move(&mut rng) {
                 moves.push(mv);
                 b = b.apply(mv).unwrap();
             }
@@ -572,7 +572,7 @@ mod tests {
         let mut b = Board::START;
         let mut moves = Vec::new();
         let mut passed = false;
-        while let Some(mv) = rng.random_move(&b) {
+        while let Some(mv) = b.random_move(&mut rng) {
             passed |= mv == Move::Pass && b.empty_count() > 4;
             moves.push(mv);
             b = b.apply(mv).unwrap();
@@ -767,7 +767,7 @@ mod tests {
         let mut text = String::new();
         let mut rng = Rng::new(2);
         let mut ply = 0;
-        while let Some(mv) = rng.random_move(&b) {
+        while let Some(mv) = b.random_move(&mut rng) {
             ply += 1;
             text.push_str(&format!("{ply} 1 {mv}\n"));
             b = b.apply(mv).unwrap();

@@ -295,7 +295,7 @@ mod tests {
         while out.len() < 3 {
             let mut b = Board::START;
             while b.empty_count() > 10 {
-                match rng.random_move(&b) {
+                match b.random_move(&mut rng) {
                     Some(m) => b = b.apply(m).unwrap(),
                     None => break,
                 }

@@ -287,7 +287,9 @@ mod tests {
         for _ in 0..20 {
             let (mut b, mut moves) = (Board::START, Vec::new());
             while moves.len() < 10 {
-                let Some(m) = rng.random_move(&b) else { break };
+                let Some(m) = b.random_move(&mut rng) else {
+                    break;
+                };
                 b = b.apply(m).unwrap();
                 moves.push(m);
             }

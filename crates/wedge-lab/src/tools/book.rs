@@ -399,7 +399,7 @@ pub fn synthetic_records(bytes: u64, seed: u64) -> Vec<Record> {
         let mut b = Board::START;
         let plies = 4 + rng.below(36) as usize;
         for _ in 0..plies {
-            match rng.random_move(&b) {
+            match b.random_move(&mut rng) {
                 Some(m) => b = b.apply(m).expect("legal"),
                 None => break,
             }
@@ -481,7 +481,7 @@ pub fn probe_latency(book: &Book, probes: usize, seed: u64) -> ([f64; 2], [f64; 
     while absent.len() < stored.len() {
         let mut b = Board::START;
         for _ in 0..(10 + rng.below(30)) {
-            match rng.random_move(&b) {
+            match b.random_move(&mut rng) {
                 Some(m) => b = b.apply(m).expect("legal"),
                 None => break,
             }

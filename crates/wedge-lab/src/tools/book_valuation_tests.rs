@@ -81,7 +81,7 @@ fn near_end_root(seed: u64, empties: u32) -> Board {
     loop {
         let mut b = Board::START;
         while b.empty_count() > empties {
-            match rng.random_move(&b) {
+            match b.random_move(&mut rng) {
                 Some(m) => b = b.apply(m).unwrap(),
                 None => break,
             }
@@ -147,7 +147,7 @@ fn values_near_the_end_equal_the_exact_solver() {
     let mut rng = Rng::new(77);
     let mut start = Board::START;
     while start.empty_count() > 16 {
-        match rng.random_move(&start) {
+        match start.random_move(&mut rng) {
             Some(m) => start = start.apply(m).unwrap(),
             None => start = Board::START,
         }
@@ -161,7 +161,7 @@ fn values_near_the_end_equal_the_exact_solver() {
         let mut line = Vec::new();
         let mut x = start;
         while x.empty_count() > 10 && !x.is_game_over() {
-            let m = rng.random_move(&x).unwrap();
+            let m = x.random_move(&mut rng).unwrap();
             x = x.apply(m).unwrap();
             line.push(m);
         }
@@ -268,7 +268,9 @@ fn a_valuation_with_the_excerpt_equals_one_with_the_whole_book() {
         let mut b = Board::START;
         let mut moves = Vec::new();
         while moves.len() < 12 {
-            let Some(m) = rng.random_move(&b) else { break };
+            let Some(m) = b.random_move(&mut rng) else {
+                break;
+            };
             b = b.apply(m).unwrap();
             moves.push(m);
         }
@@ -385,7 +387,7 @@ fn a_revalued_book_holds_the_new_valuers_values_everywhere() {
     for _ in 0..8 {
         let (mut x, mut line) = (root, Vec::new());
         while x.empty_count() > 10 && !x.is_game_over() {
-            let m = rng.random_move(&x).unwrap();
+            let m = x.random_move(&mut rng).unwrap();
             x = x.apply(m).unwrap();
             line.push(m);
         }

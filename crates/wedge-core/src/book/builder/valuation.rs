@@ -123,7 +123,7 @@ mod tests {
             .map(|_| {
                 let mut b = Board::START;
                 for _ in 0..8 {
-                    b = b.apply(rng.random_move(&b).unwrap()).unwrap();
+                    b = b.apply(b.random_move(&mut rng).unwrap()).unwrap();
                 }
                 ValuationRequest {
                     board: b,

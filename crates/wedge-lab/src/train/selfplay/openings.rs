@@ -185,7 +185,7 @@ fn random_opening(rng: &mut Rng, settings: &Settings) -> Opening {
         let mut board = Board::START;
         let mut moves = Vec::with_capacity(k);
         while moves.len() < k {
-            match rng.random_move(&board) {
+            match board.random_move(rng) {
                 Some(mv) => {
                     board = play(&board, mv);
                     moves.push(mv);
@@ -281,7 +281,7 @@ mod tests {
             .map(|_| {
                 let mut b = Board::START;
                 let mut moves = Vec::new();
-                while let Some(mv) = rng.random_move(&b) {
+                while let Some(mv) = b.random_move(&mut rng) {
                     b = play(&b, mv);
                     moves.push(mv);
                 }

@@ -230,7 +230,7 @@ fn selfplay_passes_are_recorded_without_values() {
     let (moves, board) = loop {
         let mut b = Board::START;
         let mut moves = Vec::new();
-        while let Some(mv) = rng.random_move(&b) {
+        while let Some(mv) = b.random_move(&mut rng) {
             b = b.apply(mv).unwrap();
             moves.push(mv);
         }
