@@ -14,10 +14,7 @@ pub const fn hash(player: u64, opponent: u64) -> u64 {
 /// bits are well mixed (each depends on every bit of both sides), so tables index by those.
 /// The search's table and endgame cache use it because the index is on the path to every
 /// probe: [`hash`]'s four chained multiplications cost more there than the rare extra
-/// collision. Measured, one thread, alternating on one core: the endgame cache alone, FFO
-/// #40-#49 567.5 M -> 567.6 M nodes, three rounds min 17.65 -> 17.35 s, median 17.69 ->
-/// 17.38 s; then the shared table too, #50-#52 two rounds min 34.30 -> 33.73 s, median
-/// 34.35 -> 33.95 s.
+/// collision.
 #[inline(always)]
 pub const fn table_hash(player: u64, opponent: u64) -> u64 {
     player.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)

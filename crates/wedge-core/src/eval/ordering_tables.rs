@@ -7,8 +7,7 @@ use super::patterns::{N_INSTANCES, N_SCALAR_TABLES};
 use super::ORDER_SCALE;
 
 /// Empties of the phase whose tables order the endgame, whatever the position's own phase:
-/// one phase orders as well as each position's own (FFO #40-#49 428.5 M nodes against
-/// 431.6 M; `docs/tuning.md`, "Session 41").
+/// one phase orders as well as each position's own (`docs/tuning.md`, "Session 41").
 pub const ORDER_PHASE_EMPTIES: u32 = 17;
 
 /// Ordering units per pattern-table unit (so a byte holds -127..=127 quarter discs).

@@ -66,9 +66,7 @@ impl ScalarWeights {
 pub struct PatternEval {
     scale: i32,
     /// log2 of `scale` / 8 when `scale` is a power of two of at least 8 (the shipped weights'
-    /// 64): units become eighths of a disc by a shift instead of an integer division, which
-    /// took about 3 % of the midgame null-window search's own time in a profile of FFO #53's
-    /// selective pass.
+    /// 64): units become eighths of a disc by a shift instead of an integer division.
     eighths_shift: Option<u32>,
     n_phases: usize,
     /// Per phase, one block of the raw tables of all pattern types back to back (indexed with
@@ -262,9 +260,7 @@ impl PatternEval {
     }
 
     /// Weight units to eighths of a disc: rounded to nearest (halves away from zero), clamped
-    /// to ±[`MAX_EIGHTHS`]. (Clamped short of a wipe-out, so that only proven results reach
-    /// ±64 discs: FFO #59, +64 at 34 empties, 21.8 M -> 43.1 M nodes, the presearch no longer
-    /// ending early where the evaluation already sees the wipe-out. Not kept.)
+    /// to ±[`MAX_EIGHTHS`].
     #[inline]
     pub fn to_eighths(&self, units: i32) -> i32 {
         let magnitude = match self.eighths_shift {

@@ -4,9 +4,8 @@
 //! helper always works.
 //!
 //! A young-brothers-wait search on more threads than it has cores waits for helpers that are
-//! not running, and burns more CPU than one thread for no gain (measured with another program
-//! busy on the second of two cores: two threads 8 % slower than one and 9 % more CPU); so
-//! helpers stand down while the threads queue for cores, and come back once cores sit idle.
+//! not running, and burns more CPU than one thread for no gain; so helpers stand down while
+//! the threads queue for cores, and come back once cores sit idle.
 
 use std::time::{Duration, Instant};
 

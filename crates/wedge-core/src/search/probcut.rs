@@ -15,11 +15,8 @@ pub const STAGES: usize = 4;
 
 /// The shallow depth paired with a deep depth (parity kept, about a quarter of the depth
 /// plus its parity, as in Buro's and Edax's schedules). Endgame probes (deep = the empties)
-/// use it too. The error of a shallow search against the exact score, measured on 1,500
-/// positions of 14-22 empties from the WTHOR games before 2017 (standard deviation of the
-/// residual of a line fit, discs, at 20-21 empties): depth 2 6.9, 4 6.6, 6 5.4, 8 4.6, 10
-/// 4.3-4.7, 12 3.8; it changes little with the empties from 18 on, and the pairs the model
-/// extrapolates for endgame probes are about that size (about 4.3 at depth 10).
+/// use it too (the shallow searches' errors against exact scores: `docs/tuning.md`, "Session
+/// 68").
 #[inline]
 pub const fn shallow_depth(deep: u32) -> u32 {
     2 * (deep / 4) + (deep % 2)

@@ -376,8 +376,8 @@ impl IterationBudget {
 /// since a pass cut short by the hard deadline is wasted.
 const PASS_MARGIN: f64 = 2.0;
 
-/// How many times faster than the midgame's the endgame's nodes go (most need no evaluation):
-/// `wedge bench` measures 25-45 M nodes/s in its solves and 8-12 M in its midgame searches.
+/// How many times faster than the midgame's the endgame's nodes go (most need no evaluation;
+/// `wedge bench`'s rates: `docs/tuning.md`, "Session 68").
 const ENDGAME_SPEEDUP: f64 = 3.0;
 
 /// Typical nodes, one thread, of a pass to the end from a game position with `n` empties,

@@ -94,9 +94,7 @@ impl MoveList {
                 + extra(c, (np, no), replies);
         }
     }
-}
 
-impl MoveList {
     /// Puts the table move (if any) first.
     #[inline]
     pub fn boost(&mut self, tt_move: MoveHint) {
