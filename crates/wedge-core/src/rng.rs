@@ -13,9 +13,7 @@ pub fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let count = CALLS.fetch_add(1, Ordering::Relaxed);
-    crate::board::hash::mix64(
-        nanos ^ (std::process::id() as u64).rotate_left(40) ^ count.rotate_left(20),
-    )
+    crate::board::mix64(nanos ^ (std::process::id() as u64).rotate_left(40) ^ count.rotate_left(20))
 }
 
 impl Rng {
@@ -25,7 +23,7 @@ impl Rng {
 
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        crate::board::hash::mix64(self.0)
+        crate::board::mix64(self.0)
     }
 
     /// Uniform in `0..n` (n > 0), by multiply-shift.

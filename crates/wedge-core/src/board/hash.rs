@@ -12,7 +12,7 @@ pub const fn mix64(mut z: u64) -> u64 {
 
 /// Hash of the (player, opponent) pair; distinct for swapped colours.
 #[inline(always)]
-pub const fn hash(player: u64, opponent: u64) -> u64 {
+pub(crate) const fn hash(player: u64, opponent: u64) -> u64 {
     mix64(player ^ mix64(opponent ^ 0x2545_F491_4F6C_DD1D))
 }
 
@@ -25,6 +25,6 @@ pub const fn hash(player: u64, opponent: u64) -> u64 {
 /// 17.38 s; then the shared table too, #50-#52 two rounds min 34.30 -> 33.73 s, median
 /// 34.35 -> 33.95 s.
 #[inline(always)]
-pub const fn table_hash(player: u64, opponent: u64) -> u64 {
+pub(crate) const fn table_hash(player: u64, opponent: u64) -> u64 {
     player.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }

@@ -260,7 +260,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
 
 /// True for the games kept aside to watch the fit (one in 20, by a hash of the game id).
 pub fn is_validation(s: &LabelledPosition) -> bool {
-    wedge_core::board::hash::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
+    wedge_core::board::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
 }
 
 /// A command-line value that is not what its option takes.
@@ -299,7 +299,7 @@ fn parse_fraction(text: &str) -> Result<f64, BadValue> {
 /// True for the training games kept by `--game-fraction` (by a hash of the game id that is
 /// independent of the validation split).
 fn in_fraction(s: &LabelledPosition, fraction: f64) -> bool {
-    let bucket = wedge_core::board::hash::mix64(u64::from(s.game) ^ 0xF4AC_710E) % 1_000_000;
+    let bucket = wedge_core::board::mix64(u64::from(s.game) ^ 0xF4AC_710E) % 1_000_000;
     (bucket as f64) < fraction * 1_000_000.0
 }
 

@@ -1,7 +1,7 @@
 //! The unit of self-play work and what it depends on: a batch's identity (run seed and index,
 //! from which every game's seed is derived) and the settings the games are played with.
 
-use wedge_core::board::hash::mix64;
+use wedge_core::board::mix64;
 use wedge_core::search::Selectivity;
 
 /// One unit of work: batch `index` of the run seeded `run_seed`. Its games depend only on this
