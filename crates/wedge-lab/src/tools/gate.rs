@@ -113,7 +113,7 @@ pub fn run_gate(
 ) -> Result<GateDecision, GateError> {
     let current = match &args.current {
         Some(p) => p.clone(),
-        None => wedge_core::eval::weights::default_weights_path().ok_or(GateError::NoCurrent)?,
+        None => wedge_core::eval::default_weights_path().ok_or(GateError::NoCurrent)?,
     };
     for w in [&args.candidate, &current] {
         wedge_core::paths::regular_file(w).map_err(|source| GateError::Weights {

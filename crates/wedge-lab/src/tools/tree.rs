@@ -230,7 +230,7 @@ fn write_node(tree: &SearchTree, id: usize, s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::eval::Heuristic;
 
     #[test]
     fn recorded_tree_satisfies_negamax_and_matches_plain_alpha_beta() {

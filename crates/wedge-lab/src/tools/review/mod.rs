@@ -627,7 +627,7 @@ pub fn read_games(path: &Path) -> Result<FileGames, ReviewError> {
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::eval::Heuristic;
     use wedge_core::formats::{replay_inferring_passes, PassPolicy, Position};
     use wedge_core::search::{solve_root, TranspositionTable};
 
