@@ -2,11 +2,10 @@
 //! Wedge with the current ones, first at a fixed depth, then on equal clocks, each match an
 //! SPRT; the candidate may replace the current weights only when both matches accept it.
 
-use super::match_runner::game::GameLimits;
 use super::match_runner::openings::{read_openings, OpeningsError};
-use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl};
-use super::match_runner::stats::{Sprt, SprtDecision};
 use super::match_runner::{distinct_games, run_match, MatchConfig, MatchError};
+use super::match_runner::{EngineProtocol, EngineSpec, GameLimits, MatchTimeControl};
+use super::match_runner::{Sprt, SprtDecision};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use wedge_core::formats::Clock;

@@ -92,7 +92,7 @@ fn index(c: Color) -> usize {
 }
 
 /// Plays `opening` to the end: `players[0]` is Black, `players[1]` White.
-pub fn play_game(
+pub(crate) fn play_game(
     players: [&mut Player; 2],
     opening: &Game,
     limits: &GameLimits,

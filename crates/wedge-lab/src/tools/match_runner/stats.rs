@@ -32,10 +32,10 @@ pub struct Tally {
 }
 
 /// The smallest per-game variance the SPRT uses (see the module comment).
-pub const SPRT_MIN_VARIANCE: f64 = 0.01;
+pub(crate) const SPRT_MIN_VARIANCE: f64 = 0.01;
 
 /// The z value of a two-sided 95% interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// Variance around the score `s` of `w` wins, `d` draws and `l` losses (counts may be
 /// fractional).
@@ -44,12 +44,12 @@ fn trinomial_variance(w: f64, d: f64, l: f64, s: f64) -> f64 {
 }
 
 /// Elo difference of a score in (0, 1).
-pub fn elo_of_score(s: f64) -> f64 {
+pub(crate) fn elo_of_score(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
 /// Expected score of an Elo difference.
-pub fn score_of_elo(elo: f64) -> f64 {
+pub(crate) fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
@@ -222,7 +222,7 @@ impl Sprt {
 
 /// `+147.2 ± 66.0` style text (the larger half-width of the asymmetric interval), or the
 /// interval itself when a bound is infinite.
-pub fn format_elo(t: &Tally) -> String {
+pub(crate) fn format_elo(t: &Tally) -> String {
     match t.elo() {
         None => "-".into(),
         Some((e, lo, hi)) if e.is_finite() && lo.is_finite() && hi.is_finite() => {
@@ -233,7 +233,7 @@ pub fn format_elo(t: &Tally) -> String {
 }
 
 /// `+2.66 ± 3.10`: the mean disc difference and the half-width of its 95% interval.
-pub fn format_discs(t: &Tally) -> String {
+pub(crate) fn format_discs(t: &Tally) -> String {
     match (t.average_discs(), t.discs_half_width()) {
         (Some(m), Some(h)) => format!("{m:+.2} ± {h:.2}"),
         (Some(m), None) => format!("{m:+.2}"),
