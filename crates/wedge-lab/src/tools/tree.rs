@@ -34,7 +34,7 @@ pub struct SearchTree {
 }
 
 /// Most nodes recorded (a deeper request is refused rather than writing a huge file).
-pub const MAX_NODES: usize = 200_000;
+pub(crate) const MAX_NODES: usize = 200_000;
 
 /// The search has more than [`MAX_NODES`] nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -128,7 +128,7 @@ pub fn record<E: Evaluator>(
 /// Marks every interior node whose value is not the negamax of its children: the maximum of
 /// the negated values of its final searches (a re-searched move counts once, by its last
 /// search), and, after a cut-off, at least beta.
-pub fn check_invariant(tree: &mut SearchTree) -> usize {
+pub(crate) fn check_invariant(tree: &mut SearchTree) -> usize {
     let mut bad = 0;
     for id in 0..tree.nodes.len() {
         let n = &tree.nodes[id];

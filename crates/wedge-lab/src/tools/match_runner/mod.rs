@@ -28,10 +28,11 @@ mod report;
 mod stats;
 
 pub use engine::{CommandLineError, EngineError, StartError};
-pub use game::{black_margin, forfeit_before_start, Forfeit, GameEnd, GameLimits, GameOutcome};
+pub use game::{Forfeit, GameEnd, GameLimits, GameOutcome};
 pub use player::{EngineProtocol, EngineSpec, MatchTimeControl, UnknownProtocol};
 pub use stats::{Sprt, SprtDecision, SprtError, Tally};
 
+pub(crate) use game::{black_margin, forfeit_before_start};
 pub(crate) use player::Player;
 
 use game::play_game;
@@ -137,7 +138,7 @@ pub trait GameSource: Sync {
 
 /// The games played here, `cfg.concurrency` at a time, each pair of engine processes kept
 /// for the next game.
-pub struct LocalGames;
+pub(crate) struct LocalGames;
 
 impl GameSource for LocalGames {
     fn play(&self, cfg: &MatchConfig, tx: mpsc::Sender<Event>, stop: &AtomicBool) {
@@ -161,7 +162,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
 
 /// Games a match over `openings` openings plays before it plays one again: each opening once
 /// with each colour.
-pub fn distinct_games(openings: usize) -> usize {
+pub(crate) fn distinct_games(openings: usize) -> usize {
     2 * openings
 }
 
@@ -312,7 +313,7 @@ pub fn run_match_from(
 /// One game between freshly started engines, both quit afterwards (a queue worker's game):
 /// `engines[0]` is Black when `first_is_black`. An engine that does not start is an error, not
 /// a forfeit: the game is not played.
-pub fn play_one(
+pub(crate) fn play_one(
     engines: &[EngineSpec; 2],
     opening: &Game,
     first_is_black: bool,

@@ -86,14 +86,14 @@ impl Tally {
         (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
     }
 
-    pub fn average_discs(&self) -> Option<f64> {
+    pub(crate) fn average_discs(&self) -> Option<f64> {
         let n = self.games();
         (n > 0).then(|| self.disc_sum as f64 / n as f64)
     }
 
     /// Half-width of the 95% interval of the mean disc difference (normal approximation with
     /// the sample variance); `None` with fewer than two games.
-    pub fn discs_half_width(&self) -> Option<f64> {
+    pub(crate) fn discs_half_width(&self) -> Option<f64> {
         let n = self.games() as f64;
         if n < 2.0 {
             return None;
@@ -104,7 +104,7 @@ impl Tally {
     }
 
     /// Per-game variance of the score (trinomial).
-    pub fn variance(&self) -> Option<f64> {
+    pub(crate) fn variance(&self) -> Option<f64> {
         let s = self.score()?;
         Some(trinomial_variance(
             self.wins as f64,
@@ -117,7 +117,7 @@ impl Tally {
     /// The variance the SPRT uses: the games' variance around their own score, with half a win
     /// and half a loss added (a prior that keeps a few identical results from counting as
     /// certainty).
-    pub fn sprt_variance(&self) -> Option<f64> {
+    pub(crate) fn sprt_variance(&self) -> Option<f64> {
         let s = self.score()?;
         Some(trinomial_variance(
             self.wins as f64 + 0.5,
@@ -129,7 +129,7 @@ impl Tally {
 
     /// Elo difference and its 95% interval `(elo, low, high)`; infinite when the score is 0 or
     /// 1 (or the interval reaches them).
-    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+    pub(crate) fn elo(&self) -> Option<(f64, f64, f64)> {
         let s = self.score()?;
         let se = (self.variance()? / self.games() as f64).sqrt();
         let clamp = |x: f64| x.clamp(0.0, 1.0);
@@ -172,7 +172,7 @@ pub enum SprtError {
 
 impl Sprt {
     /// Checks that the hypotheses are ordered and the error rates lie in (0, 0.5).
-    pub fn validate(&self) -> Result<(), SprtError> {
+    pub(crate) fn validate(&self) -> Result<(), SprtError> {
         let ok_rate = |x: f64| x > 0.0 && x < 0.5;
         if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo1 > self.elo0) {
             return Err(SprtError::Elo {
@@ -198,7 +198,7 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of `t` (0 before any game).
-    pub fn llr(&self, t: &Tally) -> f64 {
+    pub(crate) fn llr(&self, t: &Tally) -> f64 {
         let (Some(s), Some(var)) = (t.score(), t.sprt_variance()) else {
             return 0.0;
         };
