@@ -221,7 +221,7 @@ pub fn pext_bmi2(x: u64, mask: u64) -> u64 {
 
 /// Parallel bit extract: BMI2 when the build targets it, else portable.
 #[inline(always)]
-pub(crate) fn pext(x: u64, mask: u64) -> u64 {
+pub fn pext(x: u64, mask: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         pext_bmi2(x, mask)
@@ -260,7 +260,7 @@ pub struct SquareEntry {
 /// 128-bit and narrower pieces: eight additions per flipped disc, now two on an AVX-512
 /// build).
 /// The lanes past the instances stay zero.
-pub(crate) const INDEX_LANES: usize = N_INSTANCES.div_ceil(16) * 16;
+pub const INDEX_LANES: usize = N_INSTANCES.div_ceil(16) * 16;
 
 /// Most instances one square belongs to.
 pub(crate) const MAX_PER_SQUARE: usize = 12;

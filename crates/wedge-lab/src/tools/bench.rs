@@ -69,7 +69,7 @@ pub(crate) const MIDGAME_DEPTH: u32 = 11;
 
 /// Ten midgame positions (32-44 empties) from WTHOR 2019-2020 games, each within 5 discs of
 /// even at depth 10, for the workload at play's selectivity.
-pub(crate) const PLAY_POSITIONS: [&str; 10] = [
+pub const PLAY_POSITIONS: [&str; 10] = [
     "---O------XOOO---XXOOO---OOOXO---OOXXXO---XXXXOO--XXX-----XX---- X",
     "----XX-----XXX----XXOOXX--XXOOO----XOOOO---XOOO----OOO----OO-X-- O",
     "----------X-----O-XXOO--XXXOOO--XXXOOO--XXXXOO----XOOO-----O-X-- X",
@@ -83,7 +83,7 @@ pub(crate) const PLAY_POSITIONS: [&str; 10] = [
 ];
 
 /// The depths the play workload reports the time to reach (the last is the deepest searched).
-pub(crate) const PLAY_DEPTHS: [u32; 2] = [14, 18];
+pub const PLAY_DEPTHS: [u32; 2] = [14, 18];
 
 fn board_of(text: &str) -> Board {
     // The constants above are valid; a typo is a programming error caught by the tests.

@@ -34,7 +34,7 @@ pub struct SearchTree {
 }
 
 /// Most nodes recorded (a deeper request is refused rather than writing a huge file).
-pub(crate) const MAX_NODES: usize = 200_000;
+pub const MAX_NODES: usize = 200_000;
 
 /// The search has more than [`MAX_NODES`] nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -31,9 +31,9 @@ use wedge_engine::ScoredRootMove;
 use wedge_engine::{offered_moves, OfferedMove};
 
 /// A move losing at least this much is a mistake.
-pub(crate) const MISTAKE: Score = Score::from_discs(2);
+pub const MISTAKE: Score = Score::from_discs(2);
 /// A move losing at least this much is a blunder (and not counted as a mistake).
-pub(crate) const BLUNDER: Score = Score::from_discs(6);
+pub const BLUNDER: Score = Score::from_discs(6);
 
 /// Why a game could not be reviewed.
 #[derive(Debug, thiserror::Error)]
