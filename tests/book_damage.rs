@@ -10,7 +10,7 @@ use wedge_core::board::{Board, Move, Square};
 use wedge_core::book::HEADER_SIZE;
 use wedge_core::book::RECORD_SIZE;
 use wedge_core::book::{Book, BookBuilder, Verify};
-use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::Heuristic;
 use wedge_core::rng::Rng;
 use wedge_core::search::{Limits, Searcher};
 use wedge_engine::{BookSetting, Engine, EngineOptions, Event, Outcome, Task};

@@ -501,7 +501,7 @@ fn distributed_selfplay_survives_a_worker_killed_mid_unit() {
 #[test]
 fn a_worker_values_book_positions_as_a_local_thread_does_and_refuses_a_damaged_unit() {
     use wedge_core::book::{BookBuilder, BookExcerpt, ValuationRequest};
-    use wedge_core::eval::weights::Weights;
+    use wedge_core::eval::Weights;
     use wedge_core::search::{ProbCutModel, SearchValuer, Searcher, Selectivity};
     use wedge_lab::distrib::{valuation_result_from_bytes, ValuationUnit};
     use wedge_lab::train::selfplay::Model;
@@ -1183,8 +1183,7 @@ fn poison_units_are_terminated_reported_by_status_and_fail_their_coordinator() {
     let server = Server::start("poison");
     let dir = temp_dir("poison");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let weights =
-        wedge_core::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
+    let weights = wedge_core::eval::Weights::load(&root.join("weights/default.wts")).unwrap();
     let probcut =
         wedge_core::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
     let model = wedge_lab::train::selfplay::Model::new(&weights, probcut).unwrap();
@@ -1335,8 +1334,7 @@ fn a_selfplay_run_whose_weights_object_is_damaged_fails_naming_its_batches_then_
     let dir = temp_dir("damaged");
     let server = Server::start("damaged");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let weights =
-        wedge_core::eval::weights::Weights::load(&root.join("weights/default.wts")).unwrap();
+    let weights = wedge_core::eval::Weights::load(&root.join("weights/default.wts")).unwrap();
     let probcut =
         wedge_core::search::ProbCutModel::load(&root.join("weights/default.probcut")).unwrap();
     let model = wedge_lab::train::selfplay::Model::new(&weights, probcut).unwrap();

@@ -2,7 +2,7 @@
 //! evaluates identically; corrupted copies on disk are refused with an error naming the file.
 
 use wedge_core::board::Board;
-use wedge_core::eval::pattern_eval::test_weights;
+use wedge_core::eval::test_weights;
 use wedge_core::eval::{Evaluator, PatternEval, Weights};
 
 #[test]

@@ -114,7 +114,7 @@ fn the_solver_evaluation_changes_the_nodes_not_the_answers() {
         (r.score, r.nodes)
     };
     let eval = Arc::new(shipped_eval());
-    let random = wedge_core::eval::pattern_eval::test_weights(15, 5);
+    let random = wedge_core::eval::test_weights(15, 5);
     let random = Arc::new(PatternEval::from_weights(&random).expect("test weights"));
     let plain = Searcher::new(eval.clone(), 64, 1);
     let guided = Searcher::new(eval, 64, 1).with_solver(random, Arc::new(ProbCutModel::empty()));

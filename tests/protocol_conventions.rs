@@ -10,7 +10,7 @@ use std::time::Duration;
 use wedge_core::board::{Board, Move, Square, Squares};
 use wedge_core::book::Node;
 use wedge_core::book::{BookBuilder, Verify};
-use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::Heuristic;
 use wedge_core::search::Searcher;
 use wedge_engine::protocol::console::Console;
 use wedge_engine::protocol::gtp::Gtp;

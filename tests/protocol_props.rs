@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use std::sync::Arc;
-use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::Heuristic;
 use wedge_core::search::Searcher;
 use wedge_engine::protocol::console::{parse_console_line, Console};
 use wedge_engine::protocol::gtp::{parse_gtp_line, Gtp};

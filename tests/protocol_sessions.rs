@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wedge_core::book::Verify;
-use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::Heuristic;
 use wedge_core::search::Searcher;
 use wedge_engine::protocol::console::Console;
 use wedge_engine::protocol::gtp::Gtp;

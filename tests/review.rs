@@ -67,8 +67,7 @@ struct Solver {
 
 impl Solver {
     fn new() -> Solver {
-        let weights =
-            wedge_core::eval::weights::default_weights_path().expect("the shipped weights");
+        let weights = wedge_core::eval::default_weights_path().expect("the shipped weights");
         Solver {
             tt: TranspositionTable::new(64),
             eval: wedge_core::eval::PatternEval::load(&weights).unwrap(),

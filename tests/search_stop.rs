@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 use wedge_core::board::Board;
-use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::Heuristic;
 use wedge_core::formats::parse_position;
 use wedge_core::search::{Limits, Searcher, SolveMode};
 use wedge_lab::tools::bench::{stop_latency, STOP_LATENCY_ENDGAME};

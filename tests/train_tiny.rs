@@ -6,7 +6,7 @@
 mod data;
 
 use data::data_path;
-use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::Heuristic;
 use wedge_core::eval::PatternEval;
 use wedge_lab::train::LabelledPosition;
 use wedge_lab::train::Progress;

@@ -12,7 +12,7 @@
 use wedge_core::board::Board;
 use wedge_core::book::{Book, Verify, HEADER_SIZE, VERSION};
 use wedge_core::book::RECORD_SIZE;
-use wedge_core::eval::weights::Weights;
+use wedge_core::eval::Weights;
 use wedge_core::formats::{
     format_ggf, format_obf_line, format_transcript, parse_ggf, parse_ggf_games, parse_obf_file,
     parse_obf_line, parse_transcript, read_player_names, read_tournament_names, read_wthor_games,
@@ -304,7 +304,7 @@ pub mod seeds {
     use wedge_core::book::{encode_book, BookInfo, Consistency};
     use wedge_core::book::{Deviation, NodeKind, Record, DEFAULT_WEIGHT};
     use wedge_core::eval::patterns::TableKind;
-    use wedge_core::eval::weights::{TableHeader, Weights};
+    use wedge_core::eval::{TableHeader, Weights};
     use wedge_lab::train::selfplay::{Batch, BatchHeader, GameRecord, Start};
     use wedge_lab::train::selfplay::{BatchId, Settings};
 

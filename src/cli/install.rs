@@ -6,7 +6,7 @@
 use clap::Args;
 use std::path::{Path, PathBuf};
 use wedge_core::book::{Book, Verify};
-use wedge_core::eval::weights::Weights;
+use wedge_core::eval::Weights;
 use wedge_core::paths::{data_roots, write_atomic, write_atomic_executable, INSTALLED_DATA};
 use wedge_core::search::ProbCutModel;
 

@@ -10,7 +10,7 @@ use wedge_engine::EngineBuilder;
 use wedge_lab::distrib::QueueGames;
 use wedge_lab::distrib::{valid_engine_name, QueuedEngine, QueuedSide, SolverChecksums};
 use wedge_lab::tools::gate::{run_gate, GateArgs, GateDecision};
-use wedge_lab::tools::match_runner::{self as m, player};
+use wedge_lab::tools::match_runner as m;
 use wedge_lab::train::selfplay::Model;
 
 /// `wedge match`: the first `--engine` is the one the statistics are about.
@@ -107,10 +107,10 @@ pub(super) fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
 }
 
 /// The time control the options ask for.
-fn time_control(args: &MatchArgs) -> Result<player::MatchTimeControl, CliError> {
+fn time_control(args: &MatchArgs) -> Result<m::MatchTimeControl, CliError> {
     Ok(match (args.time_per_move, &args.clock) {
-        (Some(t), _) => player::MatchTimeControl::PerMove(seconds(t, "--time-per-move")?),
-        (None, Some(c)) => player::MatchTimeControl::Clock(match c.trim().parse::<f64>() {
+        (Some(t), _) => m::MatchTimeControl::PerMove(seconds(t, "--time-per-move")?),
+        (None, Some(c)) => m::MatchTimeControl::Clock(match c.trim().parse::<f64>() {
             Ok(secs) => wedge_core::formats::Clock {
                 main_ms: seconds(secs, "--clock")?.as_millis() as u64,
                 increment_ms: 0,
@@ -119,7 +119,7 @@ fn time_control(args: &MatchArgs) -> Result<player::MatchTimeControl, CliError> 
             Err(_) => wedge_core::formats::parse_clock(c)
                 .map_err(|e| CliError::Usage(format!("--clock: {e}")))?,
         }),
-        (None, None) => player::MatchTimeControl::Depth,
+        (None, None) => m::MatchTimeControl::Depth,
     })
 }
 
@@ -128,7 +128,7 @@ fn time_control(args: &MatchArgs) -> Result<player::MatchTimeControl, CliError> 
 fn queued_side(
     common: &Common,
     text: &str,
-    spec: &player::EngineSpec,
+    spec: &m::EngineSpec,
 ) -> Result<(QueuedSide, Vec<(Weights, Model)>), CliError> {
     let wedge = |builder: EngineBuilder| -> Result<_, CliError> {
         let (weights, model) = super::common::queue_model(&builder)?;
@@ -202,7 +202,7 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
     let depths = per_engine(&args.depths, "--depth", None)?;
     let mut specs = Vec::new();
     for (i, command) in [a, b].into_iter().enumerate() {
-        specs.push(player::EngineSpec {
+        specs.push(m::EngineSpec {
             command,
             protocol: protocols[i].as_deref().unwrap_or("nboard").parse()?,
             depth: depths[i],
@@ -210,12 +210,12 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
         });
     }
     let time = time_control(args)?;
-    if time != player::MatchTimeControl::Depth {
+    if time != m::MatchTimeControl::Depth {
         // NBoard's `go` is limited by depth and clock, and NTest will not move before a `set
         // depth`: on a clock, an NBoard engine with no depth given gets the deepest one, and
         // the clock decides.
         for spec in &mut specs {
-            if spec.protocol == player::EngineProtocol::Nboard && spec.depth.is_none() {
+            if spec.protocol == m::EngineProtocol::Nboard && spec.depth.is_none() {
                 spec.depth = Some(60);
             }
         }
@@ -227,7 +227,7 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
     };
     let sprt = match args.sprt.as_deref() {
         None => None,
-        Some(&[elo0, elo1, alpha, beta]) => Some(m::stats::Sprt {
+        Some(&[elo0, elo1, alpha, beta]) => Some(m::Sprt {
             elo0,
             elo1,
             alpha,
@@ -246,7 +246,7 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
         engines: [specs[0].clone(), specs[1].clone()],
         openings: m::openings::read_openings(&openings_path)?,
         games: args.games,
-        limits: m::game::GameLimits {
+        limits: m::GameLimits {
             time,
             move_timeout: seconds(args.move_timeout, "--move-timeout")?,
             time_margin: Duration::try_from_secs_f64(args.time_margin).map_err(|_| {

@@ -85,7 +85,7 @@ pub enum CliError {
     Tree(#[from] wedge_lab::tools::tree::TreeTooLarge),
     #[cfg(feature = "lab")]
     #[error(transparent)]
-    Protocol(#[from] wedge_lab::tools::match_runner::player::UnknownProtocol),
+    Protocol(#[from] wedge_lab::tools::match_runner::UnknownProtocol),
     #[cfg(feature = "lab")]
     #[error("--engine: {0}")]
     EngineEval(#[from] wedge_lab::tools::engine_eval::EngineEvalError),

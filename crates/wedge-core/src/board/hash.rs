@@ -6,7 +6,7 @@ use crate::rng::mix64;
 
 /// Hash of the (player, opponent) pair; distinct for swapped colours.
 #[inline(always)]
-pub const fn hash(player: u64, opponent: u64) -> u64 {
+pub(crate) const fn hash(player: u64, opponent: u64) -> u64 {
     mix64(player ^ mix64(opponent ^ 0x2545_F491_4F6C_DD1D))
 }
 
@@ -16,6 +16,6 @@ pub const fn hash(player: u64, opponent: u64) -> u64 {
 /// probe: [`hash`]'s four chained multiplications cost more there than the rare extra
 /// collision.
 #[inline(always)]
-pub const fn table_hash(player: u64, opponent: u64) -> u64 {
+pub(crate) const fn table_hash(player: u64, opponent: u64) -> u64 {
     player.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }

@@ -2,13 +2,18 @@
 //! symmetries, the canonical key and the hash. Everything above this layer stands on it; it
 //! stands on the random generator alone ([`crate::rng`], for random moves and its mix).
 
+// `flip` and `movegen` are namespaces: each is one kernel in its builds (the fastest the build
+// enables, the portable twin, the per-ISA twins) and `KERNEL`, the build chosen; the search
+// calls them on raw bitboards, the benches and `wedge perft` compare and name the builds.
 pub mod flip;
-pub mod hash;
+mod hash;
 pub mod movegen;
-pub mod reference;
-pub mod square;
-pub mod symmetry;
+#[cfg(test)]
+mod reference;
+mod square;
+mod symmetry;
 
+pub(crate) use hash::table_hash;
 pub use square::{BadSquare, Move, Square, Squares, CORNERS, C_SQUARES, X_SQUARES};
 pub use symmetry::Symmetry;
 
@@ -183,14 +188,14 @@ impl Board {
         }
     }
 
-    /// A well-mixed 64-bit hash of the position ([`hash::hash`]); the search's tables index
-    /// by the cheaper [`Board::table_hash`].
+    /// A well-mixed 64-bit hash of the position (every output bit depends on every input bit,
+    /// as [`crate::rng::mix64`]'s); the search's tables index by the cheaper [`Board::table_hash`].
     #[inline(always)]
     pub fn hash(&self) -> u64 {
         hash::hash(self.player, self.opponent)
     }
 
-    /// A cheap hash for table indices ([`hash::table_hash`]): take its high bits.
+    /// A cheap hash for table indices: take its high bits.
     #[inline(always)]
     pub fn table_hash(&self) -> u64 {
         hash::table_hash(self.player, self.opponent)

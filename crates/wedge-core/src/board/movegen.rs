@@ -39,7 +39,7 @@ fn fill_pair(player: u64, jump: u64, shift: u32) -> u64 {
 
 /// Empty squares next to at least one opponent disc ("potential mobility"), portable.
 #[inline]
-pub fn potential_moves(player: u64, opponent: u64) -> u64 {
+pub(crate) fn potential_moves(player: u64, opponent: u64) -> u64 {
     const NOT_COL_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const NOT_COL_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
     // Sources that move one column east may not sit on column h, west ones not on column a.
@@ -152,7 +152,7 @@ mod avx512 {
 /// The legal moves of both sides: `player`'s against `opponent`, then `opponent`'s against
 /// `player` (for the evaluation's mobility terms), using the fastest kernel built.
 #[inline(always)]
-pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
+pub(crate) fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
     {
         avx512::legal_moves_both(player, opponent)

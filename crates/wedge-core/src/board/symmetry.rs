@@ -86,13 +86,13 @@ impl Symmetry {
 
 /// Mirrors each row: column a <-> h.
 #[inline]
-pub fn mirror_columns(bits: u64) -> u64 {
+fn mirror_columns(bits: u64) -> u64 {
     bits.reverse_bits().swap_bytes()
 }
 
 /// Reflects in the a1-h8 diagonal: (col, row) -> (row, col).
 #[inline]
-pub fn transpose(mut x: u64) -> u64 {
+fn transpose(mut x: u64) -> u64 {
     let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
     x ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));

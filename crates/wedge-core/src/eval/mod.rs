@@ -9,18 +9,27 @@
 //! - `pattern_eval`: the trained pattern evaluation;
 //! - `ordering_tables`: its compact one-phase copy that orders the endgame's moves;
 //! - `heuristic`: the hand-written stand-in.
+//!
+//! Callers use what this file exports, and two namespaces: `patterns` (the pattern set, which
+//! the trainer encodes positions with) and `kernels` (each inner loop's builds, which the
+//! benches compare).
 
-pub mod features;
-pub mod heuristic;
+mod features;
+mod heuristic;
+// A namespace: each inner loop in its builds (the fastest the build enables, the portable
+// twin, the per-ISA twins), for the benches to compare.
 pub mod kernels;
-pub mod ordering_tables;
-pub mod pattern_eval;
+mod ordering_tables;
+mod pattern_eval;
+// A namespace: the pattern set's constants, tables and index functions (`patterns::indices`,
+// `patterns::folded`, `patterns::N_TABLES`...), which the trainer encodes positions with.
 pub mod patterns;
-pub mod weights;
+mod weights;
 
 pub use features::Features;
-pub use pattern_eval::PatternEval;
-pub use weights::{Weights, WeightsError, WeightsErrorKind};
+pub use heuristic::Heuristic;
+pub use pattern_eval::{expected_tables, test_weights, PatternEval};
+pub use weights::{default_weights_path, TableHeader, Weights, WeightsError, WeightsErrorKind};
 
 use crate::board::Board;
 
@@ -81,7 +90,7 @@ pub trait Evaluator: Send + Sync {
     /// [`ORDER_SCALE`] units per disc for the side to move, given the side to move's legal
     /// moves and potential moves (bitboards), which the endgame ordering counts for every
     /// child already. By default the evaluation; the pattern evaluation reads a compact copy
-    /// of one phase's tables instead, cheaper to reach ([`ordering_tables`]).
+    /// of one phase's tables instead, cheaper to reach (`ordering_tables`).
     fn order_value(&self, state: &Self::State, board: &Board, moves: u64, potential: u64) -> i32 {
         let _ = (moves, potential);
         self.eighths_with(state, board) * ORDER_SCALE / EIGHTHS_PER_DISC

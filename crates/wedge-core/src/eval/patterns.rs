@@ -60,24 +60,24 @@ pub const N_SCALAR_TABLES: usize = 6;
 /// All tables: the pattern types, then the scalar tables.
 pub const N_TABLES: usize = N_PATTERN_TYPES + N_SCALAR_TABLES;
 /// Most squares in one pattern.
-pub const MAX_PATTERN_SQUARES: usize = 10;
+pub(crate) const MAX_PATTERN_SQUARES: usize = 10;
 /// Phases when every ply has its own weights.
-pub const MAX_PHASES: usize = 61;
+pub(crate) const MAX_PHASES: usize = 61;
 
 /// Mobility counts at or above this share the last entry.
-pub const MOBILITY_CAP: usize = 35;
+pub(crate) const MOBILITY_CAP: usize = 35;
 /// Potential-mobility counts at or above this share the last entry.
-pub const POTENTIAL_CAP: usize = 47;
+pub(crate) const POTENTIAL_CAP: usize = 47;
 /// Entries of the parity table: odd quadrants (0..=4) * 2 + empties parity.
-pub const PARITY_ENTRIES: usize = 10;
+pub(crate) const PARITY_ENTRIES: usize = 10;
 
 /// Table indices of the scalar tables (after the pattern types).
-pub const T_MOBILITY_PLAYER: usize = N_PATTERN_TYPES;
-pub const T_MOBILITY_OPPONENT: usize = N_PATTERN_TYPES + 1;
-pub const T_POTENTIAL_PLAYER: usize = N_PATTERN_TYPES + 2;
-pub const T_POTENTIAL_OPPONENT: usize = N_PATTERN_TYPES + 3;
-pub const T_PARITY: usize = N_PATTERN_TYPES + 4;
-pub const T_BIAS: usize = N_PATTERN_TYPES + 5;
+pub(crate) const T_MOBILITY_PLAYER: usize = N_PATTERN_TYPES;
+pub(crate) const T_MOBILITY_OPPONENT: usize = N_PATTERN_TYPES + 1;
+pub(crate) const T_POTENTIAL_PLAYER: usize = N_PATTERN_TYPES + 2;
+pub(crate) const T_POTENTIAL_OPPONENT: usize = N_PATTERN_TYPES + 3;
+pub(crate) const T_PARITY: usize = N_PATTERN_TYPES + 4;
+pub(crate) const T_BIAS: usize = N_PATTERN_TYPES + 5;
 
 /// What a table describes (stored in the weights file header).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -135,7 +135,7 @@ const fn bits(squares: &[u8]) -> u64 {
 }
 
 /// Base square sets of the pattern types (a1 = 0, row-major).
-pub const BASE_MASKS: [u64; N_PATTERN_TYPES] = [
+pub(crate) const BASE_MASKS: [u64; N_PATTERN_TYPES] = [
     bits(&[0, 1, 2, 3, 4, 5, 6, 7, 9, 14]),
     bits(&[0, 1, 2, 8, 9, 10, 16, 17, 18]),
     bits(&[0, 1, 2, 3, 4, 8, 9, 10, 11, 12]),
@@ -154,7 +154,7 @@ pub const BASE_MASKS: [u64; N_PATTERN_TYPES] = [
 ];
 
 /// 3^k.
-pub const fn pow3(k: usize) -> usize {
+pub(crate) const fn pow3(k: usize) -> usize {
     let mut p = 1;
     let mut i = 0;
     while i < k {
@@ -165,7 +165,7 @@ pub const fn pow3(k: usize) -> usize {
 }
 
 /// Raw entries of all pattern tables of one phase: the sum of 3^squares over the types.
-pub const PATTERN_BLOCK_ENTRIES: usize = {
+pub(crate) const PATTERN_BLOCK_ENTRIES: usize = {
     let mut n = 0;
     let mut t = 0;
     while t < N_PATTERN_TYPES {
@@ -263,7 +263,7 @@ pub struct SquareEntry {
 pub const INDEX_LANES: usize = N_INSTANCES.div_ceil(16) * 16;
 
 /// Most instances one square belongs to.
-pub const MAX_PER_SQUARE: usize = 12;
+pub(crate) const MAX_PER_SQUARE: usize = 12;
 
 /// A bitboard's image under a symmetry, square by square (`Symmetry::apply` at compile time).
 const fn image(s: Symmetry, mut mask: u64) -> u64 {
@@ -278,7 +278,7 @@ const fn image(s: Symmetry, mut mask: u64) -> u64 {
 
 /// The pattern instances: for each type in order, the distinct images of its base under the
 /// symmetries in [`Symmetry::ALL`]'s order (an image already met is a duplicate).
-pub const INSTANCES: [Instance; N_INSTANCES] = {
+pub(crate) const INSTANCES: [Instance; N_INSTANCES] = {
     let mut out = [Instance {
         pattern: 0,
         symmetry: Symmetry::IDENTITY,
@@ -338,7 +338,7 @@ pub static SQUARE_POWERS: [[u16; INDEX_LANES]; 64] = {
 
 /// Offset of each pattern type's raw table within a phase's block (the raw tables of the types
 /// back to back, [`PATTERN_BLOCK_ENTRIES`] in all).
-pub const RAW_TYPE_OFFSETS: [u32; N_PATTERN_TYPES] = {
+pub(crate) const RAW_TYPE_OFFSETS: [u32; N_PATTERN_TYPES] = {
     let mut out = [0u32; N_PATTERN_TYPES];
     let mut next = 0;
     let mut t = 0;
@@ -567,7 +567,11 @@ pub fn scalar_indices(board: &Board) -> [u8; N_SCALAR_TABLES] {
 /// [`scalar_indices`] given the side to move's legal moves and potential moves (bitboards),
 /// for a caller that has them already.
 #[inline(always)]
-pub fn scalar_indices_knowing(board: &Board, moves: u64, potential: u64) -> [u8; N_SCALAR_TABLES] {
+pub(crate) fn scalar_indices_knowing(
+    board: &Board,
+    moves: u64,
+    potential: u64,
+) -> [u8; N_SCALAR_TABLES] {
     let (p, o) = (board.player, board.opponent);
     let mob_p = (moves.count_ones() as usize).min(MOBILITY_CAP);
     let mob_o = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_CAP);
@@ -586,7 +590,7 @@ pub fn scalar_indices_knowing(board: &Board, moves: u64, potential: u64) -> [u8;
 /// The parity table's entry for the empty squares `empties`: the quadrants holding an odd
 /// number of them times two, plus the parity of their number (below [`PARITY_ENTRIES`]).
 #[inline(always)]
-pub fn parity_index(empties: u64) -> usize {
+pub(crate) fn parity_index(empties: u64) -> usize {
     let odd = quadrant_parities(empties).count_ones() as usize;
     odd * 2 + (empties.count_ones() & 1) as usize
 }

@@ -25,21 +25,21 @@ use super::patterns::TableKind;
 use std::path::{Path, PathBuf};
 
 /// The 8 bytes every weights file starts with.
-pub const MAGIC: [u8; 8] = *b"WEDGEWTS";
+const MAGIC: [u8; 8] = *b"WEDGEWTS";
 /// The format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 1;
 /// Largest accepted file.
-pub const MAX_FILE_BYTES: u64 = 50 * 1000 * 1000;
+const MAX_FILE_BYTES: u64 = 50 * 1000 * 1000;
 /// Longest accepted description.
-pub const MAX_DESCRIPTION: usize = 4096;
+const MAX_DESCRIPTION: usize = 4096;
 /// Most tables in a file.
-pub const MAX_TABLES: usize = 64;
+const MAX_TABLES: usize = 64;
 /// Most entries in one table (3^10).
-pub const MAX_TABLE_ENTRIES: u32 = 59_049;
+const MAX_TABLE_ENTRIES: u32 = 59_049;
 /// Most phases (one per ply, 0..=60).
-pub const MAX_PHASES: u32 = 61;
+const MAX_PHASES: u32 = 61;
 /// Fixed part of the header before the description.
-pub const FIXED_HEADER: usize = 36;
+const FIXED_HEADER: usize = 36;
 
 /// One table as described in the file header.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -112,6 +112,7 @@ impl WeightsError {
 }
 
 use crate::framing::{verify_trailer, Reader, Truncated, Writer};
+use crate::paths::write_atomic;
 
 impl From<Truncated> for WeightsErrorKind {
     fn from(t: Truncated) -> WeightsErrorKind {
@@ -324,8 +325,6 @@ impl Weights {
 pub fn default_weights_path() -> Option<PathBuf> {
     crate::paths::find_data_file("weights", "default.wts")
 }
-
-pub use crate::paths::write_atomic;
 
 #[cfg(test)]
 mod tests {

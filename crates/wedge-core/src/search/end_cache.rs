@@ -3,7 +3,7 @@
 //! shared (no atomics) and never stale (an entry is an exact fact about a full position).
 
 use super::tt::MoveHint;
-use crate::board::hash::table_hash;
+use crate::board::table_hash;
 
 /// Slots (a power of two): 2,048 of 24 bytes, 48 KB, within the core's own caches.
 const SLOTS: usize = 2048;

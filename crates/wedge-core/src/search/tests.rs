@@ -5,7 +5,7 @@
 use super::context::Context;
 use super::tt::TranspositionTable;
 use crate::board::{Board, Move, Square};
-use crate::eval::heuristic::Heuristic;
+use crate::eval::Heuristic;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 use crate::rng::Rng;
 use std::sync::atomic::AtomicBool;

@@ -5,7 +5,7 @@ use super::{BookSetting, Engine, EngineOptions, EventSink};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wedge_core::book::Verify;
-use wedge_core::eval::weights::WeightsError;
+use wedge_core::eval::WeightsError;
 use wedge_core::eval::{Evaluator, PatternEval};
 use wedge_core::search::Searcher;
 use wedge_core::search::TranspositionTable;
@@ -132,7 +132,7 @@ impl EngineBuilder {
     pub fn weights_path(&self) -> Result<PathBuf, BuildError> {
         match &self.weights {
             Some(p) => Ok(p.clone()),
-            None => wedge_core::eval::weights::default_weights_path().ok_or(BuildError::NoWeights),
+            None => wedge_core::eval::default_weights_path().ok_or(BuildError::NoWeights),
         }
     }
 

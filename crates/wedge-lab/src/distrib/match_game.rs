@@ -6,8 +6,8 @@
 
 use super::exchange::KeyedUnit;
 use super::message::{finished, invalid, open, open_result, read_board, truncated, MessageError};
-use crate::tools::match_runner::game::{black_margin, Forfeit, GameEnd, GameOutcome};
-use crate::tools::match_runner::player::{EngineProtocol, MatchTimeControl};
+use crate::tools::match_runner::{black_margin, Forfeit, GameEnd, GameOutcome};
+use crate::tools::match_runner::{EngineProtocol, MatchTimeControl};
 use crate::train::selfplay::PASS_BYTE;
 use std::time::Duration;
 use wedge_core::board::{Move, Square};
@@ -409,7 +409,7 @@ pub fn result_from_bytes(bytes: &[u8], unit: &MatchUnit) -> Result<GameOutcome, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::match_runner::game::forfeit_before_start;
+    use crate::tools::match_runner::forfeit_before_start;
     use wedge_core::formats::GgfGame;
 
     fn opening() -> Game {

@@ -69,7 +69,7 @@ impl QueueGames<'_> {
         let run = run_id(&queue, self.identity(cfg), self.resume).await?;
         let units: Vec<MatchUnit> = (0..cfg.games).map(|i| self.unit(cfg, i, run)).collect();
         let mut counts = QueueCounts::default();
-        let mut answered = |i: usize, outcome: &crate::tools::match_runner::game::GameOutcome| {
+        let mut answered = |i: usize, outcome: &crate::tools::match_runner::GameOutcome| {
             let event = Event::Done {
                 index: i,
                 first_is_black: units[i].first_is_black(),

@@ -260,7 +260,7 @@ pub fn result_from_bytes(bytes: &[u8], unit: &SolveUnit) -> Result<Vec<Report>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::eval::Heuristic;
     use wedge_core::rng::Rng;
 
     /// The exact score of `b` by plain alpha-beta (the oracle).

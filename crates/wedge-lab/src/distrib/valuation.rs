@@ -276,7 +276,7 @@ pub fn result_from_bytes(
 mod tests {
     use super::*;
     use wedge_core::book::{BookBuilder, BookLookup, Valuer};
-    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::eval::Heuristic;
     use wedge_core::rng::Rng;
     use wedge_core::search::Searcher;
 

@@ -19,7 +19,7 @@ use super::solve::{self, SolveUnit};
 use super::termination::{self, Fault, Termination, Verdict, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
-use crate::tools::match_runner::{self as matches, game::GameLimits, player::EngineSpec};
+use crate::tools::match_runner::{self as matches, EngineSpec, GameLimits};
 use crate::train::selfplay::SelfPlay;
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
@@ -408,7 +408,7 @@ async fn engine_spec(
                 quote(&w),
                 quote(&p)
             );
-            (command, matches::player::EngineProtocol::Nboard)
+            (command, matches::EngineProtocol::Nboard)
         }
         QueuedEngine::Named { name, protocol } => {
             let Some((_, command)) = opts.engines.iter().find(|(n, _)| n == name) else {

@@ -32,7 +32,7 @@ impl BenchResult {
 }
 
 /// Times `f`, which returns the number of nodes it visited.
-pub fn measure(name: &'static str, f: impl FnOnce() -> u64) -> BenchResult {
+pub(crate) fn measure(name: &'static str, f: impl FnOnce() -> u64) -> BenchResult {
     let start = Instant::now();
     let nodes = f();
     BenchResult {
@@ -43,7 +43,7 @@ pub fn measure(name: &'static str, f: impl FnOnce() -> u64) -> BenchResult {
 }
 
 /// Ten FFO positions with 19-22 empties (#24-#33), each solved exactly from an empty table.
-pub const ENDGAME_POSITIONS: [&str; 10] = [
+pub(crate) const ENDGAME_POSITIONS: [&str; 10] = [
     "--O--O-----OOOX--X-XOXOO--XXXOOOXXXXOOOOXXXOXXOOXXXXXX--XOXX-O-- O",
     "----X------XXXO--OOOXXXXXOOOOXXO-XXOOXXOOOXOXXXXOOOXX---X-XXXX-- O",
     "-OOOOO----OXXO---OOOOXXO-OOOXOXX-OOXOOXX-XOXXOXX--O-XXXX--O----O X",
@@ -57,7 +57,7 @@ pub const ENDGAME_POSITIONS: [&str; 10] = [
 ];
 
 /// Standard openings (transcripts from the start) for the midgame workload.
-pub const OPENINGS: [(&str, &str); 4] = [
+pub(crate) const OPENINGS: [(&str, &str); 4] = [
     ("start", ""),
     ("tiger", "f5d6c3d3c4"),
     ("cow", "f5d6c5f4e3"),
@@ -65,7 +65,7 @@ pub const OPENINGS: [(&str, &str); 4] = [
 ];
 
 /// Depth of the midgame workload's searches.
-pub const MIDGAME_DEPTH: u32 = 11;
+pub(crate) const MIDGAME_DEPTH: u32 = 11;
 
 /// Ten midgame positions (32-44 empties) from WTHOR 2019-2020 games, each within 5 discs of
 /// even at depth 10, for the workload at play's selectivity.
@@ -98,21 +98,21 @@ fn opening_board(moves: &str) -> Board {
 }
 
 /// The move-generation workload: perft 10 from the start (pass = 1 ply), 24,571,284 leaves.
-pub fn movegen_workload() -> BenchResult {
+pub(crate) fn movegen_workload() -> BenchResult {
     measure("perft 10 (move generation)", || {
         perft(&Board::START, 10, PassRule::PassIsPly)
     })
 }
 
 /// The endgame workload: the ten positions solved exactly, one thread.
-pub fn endgame_workload<E: Evaluator>(searcher: &Searcher<E>) -> BenchResult {
+pub(crate) fn endgame_workload<E: Evaluator>(searcher: &Searcher<E>) -> BenchResult {
     let boards = ENDGAME_POSITIONS.iter().map(|p| board_of(p));
     let limits = Limits::solve(SolveMode::Exact);
     measure_searches("endgame (10 exact solves)", searcher, boards, &limits)
 }
 
 /// The midgame workload: each opening searched to `MIDGAME_DEPTH`.
-pub fn midgame_workload<E: Evaluator>(searcher: &Searcher<E>) -> BenchResult {
+pub(crate) fn midgame_workload<E: Evaluator>(searcher: &Searcher<E>) -> BenchResult {
     let boards = OPENINGS.iter().map(|(_, moves)| opening_board(moves));
     let limits = Limits::depth(MIDGAME_DEPTH);
     measure_searches("midgame (4 openings, depth 11)", searcher, boards, &limits)

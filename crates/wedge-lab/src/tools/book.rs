@@ -385,7 +385,7 @@ pub fn probe_text(book: &Book, board: &Board) -> String {
 
 /// Builds a synthetic book of about `bytes` bytes: random positions reached by random play,
 /// each a played node with values (for start-up, sharing and probe benchmarks).
-pub fn synthetic_records(bytes: u64, seed: u64) -> Vec<Record> {
+pub(crate) fn synthetic_records(bytes: u64, seed: u64) -> Vec<Record> {
     let slots_wanted = (bytes / 32).max(2);
     let mut slots = 2u64;
     while slots * 2 <= slots_wanted {
@@ -513,12 +513,12 @@ pub fn probe_latency(book: &Book, probes: usize, seed: u64) -> ([f64; 2], [f64; 
 }
 
 /// Seconds between two progress lines when stderr is not a terminal.
-pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+pub(crate) const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// When a long command prints its next progress line: at the first update, then once
 /// `every` has passed since the last line.
 #[derive(Clone, Copy, Debug)]
-pub struct LineTimer {
+pub(crate) struct LineTimer {
     every: std::time::Duration,
     last: Option<Instant>,
 }
@@ -529,7 +529,7 @@ impl LineTimer {
     }
 
     /// True when a line is due at `now` (which then counts as the last line's time).
-    pub fn due(&mut self, now: Instant) -> bool {
+    pub(crate) fn due(&mut self, now: Instant) -> bool {
         let due = self
             .last
             .is_none_or(|last| now.saturating_duration_since(last) >= self.every);
@@ -646,7 +646,7 @@ pub struct ExpandPlan {
 pub const EXPAND_TABLE_MB: usize = 4;
 
 /// Leaves expanded at a time when the valuations run elsewhere and no batch size was given.
-pub const REMOTE_BATCH: usize = 32;
+pub(crate) const REMOTE_BATCH: usize = 32;
 
 /// Grows the book at `path` by drop-out expansion, publishing it every `save_every` (so an
 /// interruption loses at most one interval) and at the end. With `remote`, the valuations

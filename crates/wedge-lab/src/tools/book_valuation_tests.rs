@@ -12,7 +12,7 @@ use wedge_core::book::{normalize, Successor};
 use wedge_core::book::{
     Book, BookBuilder, BookLookup, Consistency, NodeKind, Valuation, Valuer, Verify,
 };
-use wedge_core::eval::heuristic::Heuristic;
+use wedge_core::eval::Heuristic;
 use wedge_core::rng::Rng;
 use wedge_core::search::TranspositionTable;
 

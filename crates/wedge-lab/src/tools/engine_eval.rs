@@ -1,8 +1,8 @@
 //! `wedge eval --engine`: another engine's values for the positions of an OBF file, asked over
 //! NBoard at a fixed depth, so that its error can be set beside ours on the same positions.
 
-use super::match_runner::engine::{EngineError, StartError};
-use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl, Player};
+use super::match_runner::{EngineError, StartError};
+use super::match_runner::{EngineProtocol, EngineSpec, MatchTimeControl, Player};
 use std::time::{Duration, Instant};
 use wedge_core::formats::{parse_move_item, Game, GgfGame, MoveItemError, Position};
 

@@ -2,11 +2,10 @@
 //! Wedge with the current ones, first at a fixed depth, then on equal clocks, each match an
 //! SPRT; the candidate may replace the current weights only when both matches accept it.
 
-use super::match_runner::game::GameLimits;
 use super::match_runner::openings::{read_openings, OpeningsError};
-use super::match_runner::player::{EngineProtocol, EngineSpec, MatchTimeControl};
-use super::match_runner::stats::{Sprt, SprtDecision};
 use super::match_runner::{distinct_games, run_match, MatchConfig, MatchError};
+use super::match_runner::{EngineProtocol, EngineSpec, GameLimits, MatchTimeControl};
+use super::match_runner::{Sprt, SprtDecision};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use wedge_core::formats::Clock;
@@ -113,7 +112,7 @@ pub fn run_gate(
 ) -> Result<GateDecision, GateError> {
     let current = match &args.current {
         Some(p) => p.clone(),
-        None => wedge_core::eval::weights::default_weights_path().ok_or(GateError::NoCurrent)?,
+        None => wedge_core::eval::default_weights_path().ok_or(GateError::NoCurrent)?,
     };
     for w in [&args.candidate, &current] {
         wedge_core::paths::regular_file(w).map_err(|source| GateError::Weights {

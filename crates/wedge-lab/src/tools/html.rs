@@ -3,7 +3,7 @@
 //! of text put into it.
 
 /// `text` safe as HTML text or as a quoted attribute value.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -21,7 +21,7 @@ pub fn escape(text: &str) -> String {
 /// A whole page: `title` (escaped here), the inline `style` sheet, the `body` markup as given,
 /// and an inline `script` at the end of the body when not empty. The style and script must
 /// not hold `</style>` or `</script>`.
-pub fn page(title: &str, style: &str, body: &str, script: &str) -> String {
+pub(crate) fn page(title: &str, style: &str, body: &str, script: &str) -> String {
     let title = escape(title);
     let mut s = String::with_capacity(body.len() + style.len() + script.len() + 256);
     s.push_str("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");

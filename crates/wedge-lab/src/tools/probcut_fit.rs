@@ -12,7 +12,7 @@ use wedge_core::rng::Rng;
 use wedge_core::search::{FixedDepth, ProbCutModel, Sample, TranspositionTable};
 
 /// Games from these years are never used for fitting (held out like the evaluation's test set).
-pub const FIRST_HELD_OUT_YEAR: u16 = 2017;
+pub(crate) const FIRST_HELD_OUT_YEAR: u16 = 2017;
 
 /// Why the ProbCut model could not be fitted or written.
 #[derive(Debug, thiserror::Error)]
@@ -32,7 +32,7 @@ pub enum ProbCutFitError {
 
 /// `count` positions with 14 to 54 empties, drawn at random (seeded) from the WTHOR files of
 /// `dir` before the held-out years.
-pub fn sample_positions(
+pub(crate) fn sample_positions(
     dir: &Path,
     count: usize,
     seed: u64,
@@ -67,7 +67,7 @@ pub fn sample_positions(
 
 /// Searches each board at every depth `0..=max_depth` (no pruning, full window) on `threads`
 /// threads; `progress` is called with the number done.
-pub fn measure<E: Evaluator>(
+pub(crate) fn measure<E: Evaluator>(
     eval: &E,
     boards: &[Board],
     max_depth: u32,

@@ -193,7 +193,7 @@ pub fn solve_entries<E: Evaluator>(
 /// Searches each of `boards` with `limits` from an empty table (so each report depends on its
 /// position alone), lazily, in order: the one loop of `wedge solve`, here and on a queue's
 /// workers.
-pub fn search_each<'a, E: Evaluator>(
+pub(crate) fn search_each<'a, E: Evaluator>(
     searcher: &'a Searcher<E>,
     boards: impl IntoIterator<Item = Board> + 'a,
     limits: &'a Limits,

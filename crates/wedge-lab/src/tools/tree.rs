@@ -128,7 +128,7 @@ pub fn record<E: Evaluator>(
 /// Marks every interior node whose value is not the negamax of its children: the maximum of
 /// the negated values of its final searches (a re-searched move counts once, by its last
 /// search), and, after a cut-off, at least beta.
-pub fn check_invariant(tree: &mut SearchTree) -> usize {
+pub(crate) fn check_invariant(tree: &mut SearchTree) -> usize {
     let mut bad = 0;
     for id in 0..tree.nodes.len() {
         let n = &tree.nodes[id];
@@ -230,7 +230,7 @@ fn write_node(tree: &SearchTree, id: usize, s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::eval::Heuristic;
 
     #[test]
     fn recorded_tree_satisfies_negamax_and_matches_plain_alpha_beta() {

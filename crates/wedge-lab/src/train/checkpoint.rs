@@ -4,8 +4,8 @@
 
 use super::dataset::{CacheError, CacheProblem};
 use std::path::Path;
-use wedge_core::eval::weights::write_atomic;
 use wedge_core::framing::{Reader, Truncated, Writer};
+use wedge_core::paths::write_atomic;
 
 /// Everything needed to resume a fit.
 #[derive(Clone, Debug, PartialEq)]

@@ -10,9 +10,9 @@ use super::progress::Progress;
 use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
 use super::TrainError;
 use std::path::PathBuf;
-use wedge_core::eval::heuristic::Heuristic;
-use wedge_core::eval::weights::write_atomic;
+use wedge_core::eval::Heuristic;
 use wedge_core::eval::PatternEval;
+use wedge_core::paths::write_atomic;
 
 /// `wedge train`: fit the evaluation weights on game records.
 #[derive(clap::Args, Clone, Debug)]
@@ -439,7 +439,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     }
     let init = match &args.init {
         Some(path) => {
-            let w = wedge_core::eval::weights::Weights::load(path)?;
+            let w = wedge_core::eval::Weights::load(path)?;
             let model = Model::from_weights(&w).map_err(|source| TrainError::StartWeights {
                 path: path.clone(),
                 source,

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 use wedge_core::board::Board;
-use wedge_core::eval::weights::write_atomic;
 use wedge_core::framing::{verify_trailer, Reader, Truncated, Writer};
+use wedge_core::paths::write_atomic;
 
 /// How a label was obtained.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

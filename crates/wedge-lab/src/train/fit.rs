@@ -8,12 +8,12 @@ use super::dataset::LabelledPosition;
 use super::progress::Progress;
 use super::TrainError;
 use std::path::Path;
-use wedge_core::eval::pattern_eval::expected_tables;
+use wedge_core::eval::expected_tables;
 use wedge_core::eval::patterns::{
     folded, indices, layout, phase, scalar_indices, N_INSTANCES, N_PATTERN_TYPES, N_SCALAR_TABLES,
     N_TABLES,
 };
-use wedge_core::eval::weights::Weights;
+use wedge_core::eval::Weights;
 use wedge_core::framing::fnv1a64;
 use wedge_core::rng::Rng;
 

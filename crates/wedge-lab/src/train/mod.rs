@@ -35,7 +35,7 @@ pub enum TrainError {
     #[error(transparent)]
     Cache(#[from] dataset::CacheError),
     #[error(transparent)]
-    Weights(#[from] wedge_core::eval::weights::WeightsError),
+    Weights(#[from] wedge_core::eval::WeightsError),
     #[error(transparent)]
     Build(#[from] wedge_engine::BuildError),
     #[error(transparent)]

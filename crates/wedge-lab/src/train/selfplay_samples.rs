@@ -69,7 +69,7 @@ mod tests {
     use crate::train::fit::{encode_all, fit, metrics, FitConfig, Model};
     use crate::train::selfplay::{BatchId, Model as PlayModel, SelfPlay, Settings};
     use std::path::PathBuf;
-    use wedge_core::eval::pattern_eval::test_weights;
+    use wedge_core::eval::test_weights;
     use wedge_core::search::ProbCutModel;
 
     /// A directory holding one batch of `games` tiny self-play games by test weights.

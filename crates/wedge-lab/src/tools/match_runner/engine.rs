@@ -64,17 +64,15 @@ enum Output {
 }
 
 /// A running engine process.
-pub struct Process {
+pub(crate) struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Output>,
-    /// The command line, for messages.
-    pub command: String,
 }
 
 /// Splits a command line into words: whitespace separates, `'…'` and `"…"` quote, `\` escapes
 /// the next character outside single quotes. No variables, globs or pipes.
-pub fn split_command_line(text: &str) -> Result<Vec<String>, CommandLineError> {
+pub(crate) fn split_command_line(text: &str) -> Result<Vec<String>, CommandLineError> {
     let unclosed = |quote| CommandLineError::Unclosed {
         quote,
         text: text.to_string(),
@@ -141,7 +139,7 @@ pub fn split_command_line(text: &str) -> Result<Vec<String>, CommandLineError> {
 impl Process {
     /// Starts `command` (split by [`split_command_line`]) with piped stdin/stdout; its stderr is
     /// discarded.
-    pub fn start(command: &str) -> Result<Process, StartError> {
+    pub(crate) fn start(command: &str) -> Result<Process, StartError> {
         let words = split_command_line(command)?;
         let mut child = Command::new(&words[0])
             .args(&words[1..])
@@ -191,12 +189,11 @@ impl Process {
             child,
             stdin,
             lines: rx,
-            command: command.to_string(),
         })
     }
 
     /// Sends one line (a newline is added) and flushes.
-    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), EngineError> {
         let exit = self.exit_text();
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(EngineError::Crashed("input closed".into()));
@@ -209,7 +206,7 @@ impl Process {
     }
 
     /// The next output line, waiting until `deadline` at most.
-    pub fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
+    pub(crate) fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Output::Line(l)) => Ok(l),
@@ -235,7 +232,7 @@ impl Process {
     }
 
     /// Sends `quit_line` (if any), waits up to `grace` for the exit, then kills.
-    pub fn stop(mut self, quit_line: Option<&str>, grace: Duration) {
+    pub(crate) fn stop(mut self, quit_line: Option<&str>, grace: Duration) {
         if let Some(q) = quit_line {
             let _ = self.send(q);
         }

@@ -73,7 +73,7 @@ pub struct GameOutcome {
 }
 
 /// Black's margin with empties to the winner (the WOF/GGS rule).
-pub fn black_margin(game: &Game) -> i32 {
+pub(crate) fn black_margin(game: &Game) -> i32 {
     let (b, w) = game.disc_counts();
     let (b, w) = (b as i32, w as i32);
     let e = 64 - b - w;
@@ -92,7 +92,7 @@ fn index(c: Color) -> usize {
 }
 
 /// Plays `opening` to the end: `players[0]` is Black, `players[1]` White.
-pub fn play_game(
+pub(crate) fn play_game(
     players: [&mut Player; 2],
     opening: &Game,
     limits: &GameLimits,
@@ -237,7 +237,7 @@ fn classify(e: EngineError, timed: bool) -> Forfeit {
 }
 
 /// The record of a game lost before it started (the engine could not be started).
-pub fn forfeit_before_start(
+pub(crate) fn forfeit_before_start(
     opening: &Game,
     names: [&str; 2],
     loser: Color,

@@ -9,23 +9,33 @@
 //! | `report.rs` | the running line and the final table |
 //! | `openings.rs` | reading XOT-style openings files, generating balanced openings |
 //!
+//! Callers use what this file exports (the match, its engines, games and statistics), and
+//! `openings`, the `wedge openings` command's namespace.
+//!
 //! Game `i` (0-based) uses opening `i / 2` (cycling through the file) with the first engine
 //! Black when `i` is even and White when it is odd, so each opening is played with both colour
 //! assignments. Each worker thread (`--concurrency`) owns one process per engine and restarts an
 //! engine's process after a game it forfeited. Every finished game is written to the GGF file
 //! (rewritten atomically after each game, in game order).
 
-pub mod engine;
-pub mod game;
+mod engine;
+mod game;
+// A namespace: the `wedge openings` command's own functions (reading, generating, ranking and
+// writing openings files), which matches read their openings with.
 pub mod openings;
-pub mod player;
-pub mod report;
-pub mod stats;
+mod player;
+mod report;
+mod stats;
 
-use engine::StartError;
-use game::{forfeit_before_start, play_game, Forfeit, GameEnd, GameLimits, GameOutcome};
-use player::{EngineSpec, Player};
-use stats::{Sprt, SprtDecision, SprtError, Tally};
+pub use engine::{CommandLineError, EngineError, StartError};
+pub use game::{Forfeit, GameEnd, GameLimits, GameOutcome};
+pub use player::{EngineProtocol, EngineSpec, MatchTimeControl, UnknownProtocol};
+pub use stats::{Sprt, SprtDecision, SprtError, Tally};
+
+pub(crate) use game::{black_margin, forfeit_before_start};
+pub(crate) use player::Player;
+
+use game::play_game;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -128,7 +138,7 @@ pub trait GameSource: Sync {
 
 /// The games played here, `cfg.concurrency` at a time, each pair of engine processes kept
 /// for the next game.
-pub struct LocalGames;
+pub(crate) struct LocalGames;
 
 impl GameSource for LocalGames {
     fn play(&self, cfg: &MatchConfig, tx: mpsc::Sender<Event>, stop: &AtomicBool) {
@@ -152,7 +162,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
 
 /// Games a match over `openings` openings plays before it plays one again: each opening once
 /// with each colour.
-pub fn distinct_games(openings: usize) -> usize {
+pub(crate) fn distinct_games(openings: usize) -> usize {
     2 * openings
 }
 
@@ -303,7 +313,7 @@ pub fn run_match_from(
 /// One game between freshly started engines, both quit afterwards (a queue worker's game):
 /// `engines[0]` is Black when `first_is_black`. An engine that does not start is an error, not
 /// a forfeit: the game is not played.
-pub fn play_one(
+pub(crate) fn play_one(
     engines: &[EngineSpec; 2],
     opening: &Game,
     first_is_black: bool,

@@ -50,7 +50,7 @@ pub enum OpeningsError {
 /// Parses an openings file: one transcript per line (`f5d6c3…`, spaces allowed), blank lines and
 /// lines starting with `#` or `;` ignored. Each opening must be legal from the start position and
 /// leave a game that is not over.
-pub fn parse_openings(text: &str) -> Result<Vec<Game>, OpeningsProblem> {
+pub(crate) fn parse_openings(text: &str) -> Result<Vec<Game>, OpeningsProblem> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();

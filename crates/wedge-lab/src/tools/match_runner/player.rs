@@ -64,7 +64,7 @@ pub enum MatchTimeControl {
 
 /// An engine's answer to "your move".
 #[derive(Clone, Debug, PartialEq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// The raw move text, for messages.
     pub text: String,
     /// The parsed move, `None` when the text is no move at all.
@@ -76,7 +76,7 @@ pub struct Answer {
 }
 
 /// A started engine.
-pub struct Player {
+pub(crate) struct Player {
     process: Process,
     pub spec: EngineSpec,
     pub name: String,
@@ -101,7 +101,7 @@ fn gtp_move(mv: Move) -> String {
 
 impl Player {
     /// Starts the engine and completes the handshake within `timeout`.
-    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Player, StartError> {
+    pub(crate) fn start(spec: &EngineSpec, timeout: Duration) -> Result<Player, StartError> {
         let process = Process::start(&spec.command)?;
         let mut player = Player {
             process,
@@ -222,7 +222,7 @@ impl Player {
     }
 
     /// Prepares a new game; `opening` is the position the game starts from (moves included).
-    pub fn new_game(
+    pub(crate) fn new_game(
         &mut self,
         time: &MatchTimeControl,
         deadline: Instant,
@@ -253,7 +253,7 @@ impl Player {
 
     /// Asks for a move for the side to move of `record`. `remaining` is the mover's clock
     /// (clock games) before this move. Waits until `deadline`.
-    pub fn think(
+    pub(crate) fn think(
         &mut self,
         record: &GgfGame,
         time: &MatchTimeControl,
@@ -372,7 +372,7 @@ impl Player {
     }
 
     /// Ends the engine: `quit`, then a kill if it does not exit within a second.
-    pub fn quit(self) {
+    pub(crate) fn quit(self) {
         let line = match self.spec.protocol {
             EngineProtocol::Nboard => "quit",
             EngineProtocol::Gtp => "quit",
@@ -381,7 +381,7 @@ impl Player {
     }
 
     /// Kills the engine at once (after a crash, hang or illegal move).
-    pub fn kill(self) {
+    pub(crate) fn kill(self) {
         self.process.stop(None, Duration::ZERO);
     }
 }

@@ -4,7 +4,7 @@ use super::stats::{format_discs, format_elo, SprtDecision};
 use super::{ForfeitNote, MatchConfig, MatchSummary};
 
 /// `game 12/200  Wedge6 (W) vs Wedge4: +10   W 7 D 1 L 4  score 62.5%  Elo +88.7 [...]`.
-pub fn running_line(
+pub(crate) fn running_line(
     s: &MatchSummary,
     index: usize,
     total: usize,
@@ -33,7 +33,7 @@ pub fn running_line(
 }
 
 /// The final summary table, the forfeits and the SPRT verdict.
-pub fn final_table(s: &MatchSummary, cfg: &MatchConfig) -> String {
+pub(crate) fn final_table(s: &MatchSummary, cfg: &MatchConfig) -> String {
     let t = &s.tally;
     let mut out = String::new();
     out.push_str("\nfinal result\n");

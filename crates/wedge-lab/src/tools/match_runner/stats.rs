@@ -32,10 +32,10 @@ pub struct Tally {
 }
 
 /// The smallest per-game variance the SPRT uses (see the module comment).
-pub const SPRT_MIN_VARIANCE: f64 = 0.01;
+pub(crate) const SPRT_MIN_VARIANCE: f64 = 0.01;
 
 /// The z value of a two-sided 95% interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// Variance around the score `s` of `w` wins, `d` draws and `l` losses (counts may be
 /// fractional).
@@ -44,12 +44,12 @@ fn trinomial_variance(w: f64, d: f64, l: f64, s: f64) -> f64 {
 }
 
 /// Elo difference of a score in (0, 1).
-pub fn elo_of_score(s: f64) -> f64 {
+pub(crate) fn elo_of_score(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
 /// Expected score of an Elo difference.
-pub fn score_of_elo(elo: f64) -> f64 {
+pub(crate) fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
@@ -86,14 +86,14 @@ impl Tally {
         (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
     }
 
-    pub fn average_discs(&self) -> Option<f64> {
+    pub(crate) fn average_discs(&self) -> Option<f64> {
         let n = self.games();
         (n > 0).then(|| self.disc_sum as f64 / n as f64)
     }
 
     /// Half-width of the 95% interval of the mean disc difference (normal approximation with
     /// the sample variance); `None` with fewer than two games.
-    pub fn discs_half_width(&self) -> Option<f64> {
+    pub(crate) fn discs_half_width(&self) -> Option<f64> {
         let n = self.games() as f64;
         if n < 2.0 {
             return None;
@@ -104,7 +104,7 @@ impl Tally {
     }
 
     /// Per-game variance of the score (trinomial).
-    pub fn variance(&self) -> Option<f64> {
+    pub(crate) fn variance(&self) -> Option<f64> {
         let s = self.score()?;
         Some(trinomial_variance(
             self.wins as f64,
@@ -117,7 +117,7 @@ impl Tally {
     /// The variance the SPRT uses: the games' variance around their own score, with half a win
     /// and half a loss added (a prior that keeps a few identical results from counting as
     /// certainty).
-    pub fn sprt_variance(&self) -> Option<f64> {
+    pub(crate) fn sprt_variance(&self) -> Option<f64> {
         let s = self.score()?;
         Some(trinomial_variance(
             self.wins as f64 + 0.5,
@@ -129,7 +129,7 @@ impl Tally {
 
     /// Elo difference and its 95% interval `(elo, low, high)`; infinite when the score is 0 or
     /// 1 (or the interval reaches them).
-    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+    pub(crate) fn elo(&self) -> Option<(f64, f64, f64)> {
         let s = self.score()?;
         let se = (self.variance()? / self.games() as f64).sqrt();
         let clamp = |x: f64| x.clamp(0.0, 1.0);
@@ -172,7 +172,7 @@ pub enum SprtError {
 
 impl Sprt {
     /// Checks that the hypotheses are ordered and the error rates lie in (0, 0.5).
-    pub fn validate(&self) -> Result<(), SprtError> {
+    pub(crate) fn validate(&self) -> Result<(), SprtError> {
         let ok_rate = |x: f64| x > 0.0 && x < 0.5;
         if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo1 > self.elo0) {
             return Err(SprtError::Elo {
@@ -198,7 +198,7 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of `t` (0 before any game).
-    pub fn llr(&self, t: &Tally) -> f64 {
+    pub(crate) fn llr(&self, t: &Tally) -> f64 {
         let (Some(s), Some(var)) = (t.score(), t.sprt_variance()) else {
             return 0.0;
         };
@@ -222,7 +222,7 @@ impl Sprt {
 
 /// `+147.2 ± 66.0` style text (the larger half-width of the asymmetric interval), or the
 /// interval itself when a bound is infinite.
-pub fn format_elo(t: &Tally) -> String {
+pub(crate) fn format_elo(t: &Tally) -> String {
     match t.elo() {
         None => "-".into(),
         Some((e, lo, hi)) if e.is_finite() && lo.is_finite() && hi.is_finite() => {
@@ -233,7 +233,7 @@ pub fn format_elo(t: &Tally) -> String {
 }
 
 /// `+2.66 ± 3.10`: the mean disc difference and the half-width of its 95% interval.
-pub fn format_discs(t: &Tally) -> String {
+pub(crate) fn format_discs(t: &Tally) -> String {
     match (t.average_discs(), t.discs_half_width()) {
         (Some(m), Some(h)) => format!("{m:+.2} ± {h:.2}"),
         (Some(m), None) => format!("{m:+.2}"),

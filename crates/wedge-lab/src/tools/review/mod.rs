@@ -14,7 +14,9 @@
 
 mod report;
 
-pub use report::{decided_text, game_json, run_json, write_table};
+pub use report::{run_json, write_table};
+
+pub(crate) use report::decided_text;
 
 use crate::tools::json::Json;
 use std::path::{Path, PathBuf};
@@ -172,7 +174,7 @@ impl ValueKind {
     }
 
     /// Whether the value's sign (win, draw or loss) is exact.
-    pub fn is_solved(self) -> bool {
+    pub(crate) fn is_solved(self) -> bool {
         matches!(self, ValueKind::Exact | ValueKind::WinLossDraw)
     }
 
@@ -300,7 +302,7 @@ impl Severity {
     }
 
     /// `?`, `??`: the table's mark.
-    pub fn mark(self) -> &'static str {
+    pub(crate) fn mark(self) -> &'static str {
         match self {
             Severity::Mistake => "?",
             Severity::Blunder => "??",
@@ -321,7 +323,7 @@ pub struct MoveReview {
 }
 
 impl MoveReview {
-    pub fn color(&self) -> Color {
+    pub(crate) fn color(&self) -> Color {
         self.before.to_move
     }
 
@@ -361,7 +363,7 @@ pub struct SideSummary {
 
 impl SideSummary {
     /// Discs lost per judged move.
-    pub fn average_loss(&self) -> f64 {
+    pub(crate) fn average_loss(&self) -> f64 {
         self.total_loss.as_f64() / self.judged.max(1) as f64
     }
 }
@@ -437,7 +439,7 @@ impl GameReview {
     /// The value after each move, for Black (one per move): the move played's value; for a
     /// forced pass, the next move's best value (else the value before the pass). None when
     /// nothing values it.
-    pub fn values_for_black(&self) -> Vec<Option<Score>> {
+    pub(crate) fn values_for_black(&self) -> Vec<Option<Score>> {
         let mut out: Vec<Option<Score>> = self
             .moves
             .iter()
@@ -625,9 +627,10 @@ pub fn read_games(path: &Path) -> Result<FileGames, ReviewError> {
 
 #[cfg(test)]
 mod tests {
+    use super::report::game_json;
     use super::*;
     use std::sync::Arc;
-    use wedge_core::eval::heuristic::Heuristic;
+    use wedge_core::eval::Heuristic;
     use wedge_core::formats::{replay_inferring_passes, PassPolicy, Position};
     use wedge_core::search::{solve_root, TranspositionTable};
 

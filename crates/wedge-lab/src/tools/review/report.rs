@@ -49,7 +49,7 @@ fn outcome_text(v: &MoveValue) -> String {
 }
 
 /// What `decided` says of the game, in words.
-pub fn decided_text(r: &GameReview) -> String {
+pub(crate) fn decided_text(r: &GameReview) -> String {
     match r.decided() {
         Decided::At(i) => {
             let m = &r.moves[i];
@@ -200,7 +200,7 @@ fn side_json(s: &SideSummary) -> Json {
 
 /// One game's review as JSON (moves numbered from 1; values in discs for the side to move,
 /// `value_for_black` after the move for Black).
-pub fn game_json(r: &GameReview) -> Json {
+pub(crate) fn game_json(r: &GameReview) -> Json {
     let for_black = r.values_for_black();
     let moves = r.moves.iter().zip(&for_black).map(|(m, after)| {
         let judged = m.judged.as_ref();

@@ -36,9 +36,9 @@
 use super::unit::{BatchId, Settings};
 use std::path::{Path, PathBuf};
 use wedge_core::board::{Board, IllegalMove, Move, Square};
-use wedge_core::eval::weights::write_atomic;
 use wedge_core::formats::Color;
 use wedge_core::framing::{verify_trailer, Reader, Truncated, Writer};
+use wedge_core::paths::write_atomic;
 use wedge_core::search::Selectivity;
 
 pub const MAGIC: [u8; 8] = *b"WEDGESPD";

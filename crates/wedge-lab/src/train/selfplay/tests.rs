@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use wedge_core::board::{Board, Move};
-use wedge_core::eval::pattern_eval::test_weights;
+use wedge_core::eval::test_weights;
 use wedge_core::framing::fnv1a64;
 use wedge_core::search::ProbCutModel;
 use wedge_core::search::{Limits, Searcher, Selectivity, SolveMode};
