@@ -10,8 +10,8 @@
 //! the declared length) patched to match, so that mutations reach the validation behind them.
 
 use wedge_core::board::Board;
-use wedge_core::book::{Book, Verify, HEADER_SIZE, VERSION};
 use wedge_core::book::RECORD_SIZE;
+use wedge_core::book::{Book, Verify, HEADER_SIZE, VERSION};
 use wedge_core::eval::Weights;
 use wedge_core::formats::{
     format_ggf, format_obf_line, format_transcript, parse_ggf, parse_ggf_games, parse_obf_file,

@@ -26,7 +26,10 @@ fn wthor_seeds() -> Vec<Vec<u8>> {
     let read = |name: &str, keep: usize| {
         let path = dir.join(name);
         let mut bytes = std::fs::read(&path).unwrap_or_else(|e| {
-            panic!("{}: {e}; the wthor seeds come from data/wthor", path.display())
+            panic!(
+                "{}: {e}; the wthor seeds come from data/wthor",
+                path.display()
+            )
         });
         bytes.truncate(keep);
         bytes
