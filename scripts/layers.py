@@ -3,8 +3,8 @@
 (`crate::`, `super::`, `self::`, `wedge_core::`, `wedge_engine::`, `wedge_lab::`) outside
 comments, tests included, is an edge between folders (a crate's top-level modules) and between
 files. Fails when an edge goes up the layer order below, or on any cycle of files or of folders,
-with no exception. (A path relative to the file's own modules, such as a `mod.rs` re-exporting
-`child::Item`, is not read as an edge.)
+with no exception. A path through a module's re-export (`pub use child::Item` in a `mod.rs`)
+is an edge to the child that defines the item. Crate roots (`lib.rs`) are facades, not layers.
 
     python3 scripts/layers.py            # check; prints the folder graph
     python3 scripts/layers.py --files    # also every file-level edge
@@ -126,26 +126,42 @@ def main() -> int:
             if crate == "wedge" and mod == ("main",):
                 mod = ("main",)
             files[(crate, mod)] = f.stem in ("mod", "lib")
-            texts[(crate, mod)] = (f, strip_comments(f.read_text()))
+            text = strip_comments(f.read_text())
+            # A path that starts at a child module (`child::Item`, as in a `mod.rs` re-exporting
+            # it) is the edge `self::child::Item`.
+            for child in re.findall(r"^\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;", text, re.M):
+                text = re.sub(rf"(?<![:\w]){child}::", f"self::{child}::", text)
+            texts[(crate, mod)] = (f, text)
     known = set(files)
-    # What each crate root re-exports: `pub use module::{Name, ...}` / `pub use module::*`.
-    root_exports = {}
-    for crate in CRATES:
-        if (crate, ()) not in texts:
-            continue
-        text = texts[(crate, ())][1]
+    # What each module re-exports from its children: `pub use child::{Name, ...}`,
+    # `pub(crate) use child::Name`, `pub use child::*` (after the rewrite above,
+    # `self::child::...`). A path through such a name is an edge to the child that defines it.
+    exports = {}
+    for (crate, mod), (f, text) in texts.items():
         names = {}
-        for m in re.finditer(r"pub use (\w+)::(\{[^}]*\}|\*|\w+)", text):
+        for m in re.finditer(
+            r"pub(?:\([\w:]+\))?\s+use\s+self::(\w+)::(\{[^}]*\}|\*|\w+)", text
+        ):
             for n in re.findall(r"\w+|\*", m.group(2)):
                 names[n] = m.group(1)
-        root_exports[crate] = names
+        if names:
+            exports[(crate, mod)] = names
 
     def resolve(crate, path):
-        """The longest known module (file) that `path` names."""
+        """The module (file) that defines what `path` names, through re-exports."""
+        target = None
         for n in range(len(path), -1, -1):
             if (crate, tuple(path[:n])) in known:
-                return crate, tuple(path[:n])
-        return None
+                target, rest = (crate, tuple(path[:n])), path[n:]
+                break
+        while target is not None and rest:
+            source = exports.get(target, {})
+            sub = source.get(rest[0]) or source.get("*")
+            child = (target[0], target[1] + (sub,)) if sub else None
+            if child is None or child not in known or child == target:
+                break
+            target, rest = child, rest[1:]
+        return target
 
     def folder(crate, mod):
         return f"{crate}::{mod[0]}" if mod else f"{crate}::(root)"
@@ -156,13 +172,8 @@ def main() -> int:
             target = resolve(rc, path)
             if target is None or target == (crate, mod):
                 continue
-            if not target[1]:  # a crate root's re-export: the module it comes from
-                source = root_exports.get(rc, {})
-                name = path[0] if path else None
-                sub = source.get(name) or source.get("*")
-                if sub is None:
-                    continue
-                target = (rc, (sub,))
+            if not target[1] or not mod:  # a crate root: a facade over its folders, not a layer
+                continue
             a, b = (crate, mod), target
             file_edges.setdefault(a, set()).add(b)
             fa, fb = folder(*a), folder(*b)
