@@ -58,7 +58,7 @@ pub(crate) fn potential_moves(player: u64, opponent: u64) -> u64 {
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 mod avx2 {
-    use super::INNER_COLS;
+    use crate::board::movegen::INNER_COLS;
     use std::arch::x86_64::*;
 
     /// AVX2 kernel: lanes hold the shifts 1, 8, 9 and 7; both directions of each run in parallel.
@@ -98,7 +98,7 @@ mod avx2 {
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 mod avx512 {
-    use super::INNER_COLS;
+    use crate::board::movegen::INNER_COLS;
     use std::arch::x86_64::*;
 
     /// AVX-512 kernel: lanes 0-3 hold the player's shifts 1, 8, 9 and 7, lanes 4-7 the
