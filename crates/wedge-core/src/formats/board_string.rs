@@ -135,6 +135,21 @@ pub fn format_position(pos: &Position) -> String {
     s
 }
 
+impl std::fmt::Display for Position {
+    /// The canonical board string: 64 cells `X`/`O`/`-`, a space, `X` or `O`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_position(self))
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = BoardStringError;
+
+    fn from_str(s: &str) -> Result<Position, BoardStringError> {
+        parse_position(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -201,11 +201,6 @@ impl Game {
             self.current.white().count_ones(),
         )
     }
-
-    /// The moves as a transcript (`f5d6…`, `PA` for passes).
-    pub fn transcript(&self) -> String {
-        super::format_transcript(&self.moves)
-    }
 }
 
 impl Default for Game {

@@ -115,6 +115,13 @@ pub fn format_transcript(moves: &[Move]) -> String {
     moves.iter().map(|m| m.to_string()).collect()
 }
 
+impl Game {
+    /// The moves as a transcript (`f5d6…`, `PA` for passes).
+    pub fn transcript(&self) -> String {
+        format_transcript(self.moves())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
