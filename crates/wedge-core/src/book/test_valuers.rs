@@ -1,7 +1,8 @@
 //! A valuer for the book's tests: a deterministic stand-in for searches (the exact solver,
 //! which needs the search, is in `tools::book_valuation_tests`).
 
-use super::{BookLookup, Valuation, Valuer};
+use super::builder::{Valuation, Valuer};
+use super::BookLookup;
 use crate::board::{Board, Square};
 
 /// The lowest allowed square, valued from the board's hash in `[-modulus/2, modulus/2]`;

@@ -520,3 +520,41 @@ fn an_excerpt_answers_like_the_whole_book_within_its_reach() {
         .expect("a deeper position");
     assert_eq!(far.lookup(deep), None);
 }
+
+#[test]
+fn local_threads_answer_every_request_in_order_with_any_thread_count() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let mut rng = Rng::new(5);
+    let requests: Vec<ValuationRequest> = (0..23)
+        .map(|_| {
+            let mut b = Board::START;
+            for _ in 0..8 {
+                b = b.apply(b.random_move(&mut rng).unwrap()).unwrap();
+            }
+            ValuationRequest {
+                board: b,
+                allowed: b.legal_moves(),
+                exact: false,
+                excerpt: BookExcerpt::from_parts(0, Vec::new()),
+            }
+        })
+        .collect();
+    let direct: Vec<_> = requests
+        .iter()
+        .map(|q| q.value(&mut Hashed::new(17, false)))
+        .collect();
+    for threads in [1, 3, 64] {
+        let done = AtomicUsize::new(0);
+        let mut pool = LocalThreads {
+            make: &|| Hashed::new(17, false),
+            threads,
+        };
+        let got = pool.value_level(&requests, &|| {
+            done.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(got, direct, "{threads} threads");
+        assert_eq!(done.into_inner(), requests.len());
+        assert!(pool.failure().is_none());
+    }
+}
