@@ -1,7 +1,7 @@
 //! AVX2 kernels: eight lanes a vector for the sum (hardware gathers of 32 bits at each
 //! entry, the entry's 16 bits kept by a multiply-add), sixteen for the update.
 
-use super::{Lanes, Window, LANES_USED, WINDOW};
+use super::window::{Lanes, Window, LANES_USED, WINDOW};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_castsi256_si128,

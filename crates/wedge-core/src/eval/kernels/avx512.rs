@@ -1,7 +1,7 @@
 //! AVX-512 (F + BW) kernels: sixteen lanes a vector for the sum (hardware gathers of 32 bits
 //! at each entry, the entry's 16 bits kept by a multiply-add), thirty-two for the update.
 
-use super::{Lanes, Window, LANES_USED, WINDOW};
+use super::window::{Lanes, Window, LANES_USED, WINDOW};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
     __m256i, __m512i, __mmask16, _mm256_loadu_si256, _mm512_add_epi16, _mm512_add_epi32,

@@ -1,6 +1,6 @@
 //! The portable kernels: plain loops over the lanes.
 
-use super::{Lanes, Window, LANES_USED, WINDOW};
+use super::window::{Lanes, Window, LANES_USED, WINDOW};
 use crate::eval::patterns::INDEX_LANES;
 
 /// See [`super::pattern_sum`].
