@@ -160,7 +160,7 @@ def main() -> int:
             child = (target[0], target[1] + (sub,)) if sub else None
             if child is None or child not in known or child == target:
                 break
-            target, rest = child, rest[1:]
+            target = child  # the item may be re-exported again below it
         return target
 
     def folder(crate, mod):
