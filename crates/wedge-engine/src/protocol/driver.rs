@@ -4,38 +4,12 @@
 //! the waiting line is handled, which is what NBoard's `ping`/`pong` rule needs. The driver holds
 //! the one record of the running job (`Running`); the engine only runs it.
 
-use super::{Ctx, Flow, Output, Protocol, StopPolicy};
-use crate::engine::{Engine, Event, JobId};
+use super::handler::{Ctx, Flow, Protocol};
+use super::input::Input;
+use super::job::{Running, StopPolicy};
+use super::output::Output;
+use crate::engine::{Engine, Event};
 use std::collections::VecDeque;
-
-/// One unit of input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Input {
-    /// A line without its line ending (invalid UTF-8 replaced).
-    Line(String),
-    /// A line refused as it was framed: no protocol reads it, each answers with its error.
-    Refused(Refused),
-}
-
-/// Why a line was refused before any protocol read it (the message is the protocols' error).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
-    /// Longer than the limit, dropped; its length in bytes.
-    #[error("line of {0} bytes is too long")]
-    Overlong(usize),
-    /// Holding a NUL byte, which no command has (the line, invalid UTF-8 replaced): nothing of
-    /// it is run, so no part after a NUL passes for a command or an argument.
-    #[error("line holds a NUL byte")]
-    Nul(String),
-}
-
-/// The running job: its id, the input that stops it, and what the protocol keeps about it
-/// (handed back with each of its events, dropped after `Event::Done`).
-pub(crate) struct Running<J> {
-    pub(crate) id: JobId,
-    pub(crate) policy: StopPolicy,
-    pub(crate) job: J,
-}
 
 /// Drives one protocol session. Feed it input and engine events; it calls the protocol in order.
 pub struct Driver<P: Protocol> {

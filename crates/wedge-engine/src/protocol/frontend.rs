@@ -3,7 +3,8 @@
 //! [`Driver`] in order and writes through the single [`Output`]. The end of input exits
 //! cleanly. Logs go to stderr through `tracing`.
 
-use super::driver::{Driver, Input};
+use super::driver::Driver;
+use super::input::Input;
 use super::lines::{LineSplitter, MAX_LINE};
 use super::{Output, Protocol};
 use crate::engine::{Engine, Event, EventSink};

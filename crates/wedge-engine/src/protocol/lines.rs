@@ -3,7 +3,7 @@
 //! garbage can never grow memory without bound, and a line holding a NUL byte is refused (every
 //! protocol answers it with an error and runs nothing of it).
 
-use super::driver::{Input, Refused};
+use super::input::{Input, Refused};
 
 /// The longest line accepted, in bytes (a full GGF game with notes is about 2 KB).
 pub const MAX_LINE: usize = 64 * 1024;

@@ -9,7 +9,8 @@
 //! with `;;` are comments. The transcript shows each group of input lines as
 //! `> line`, followed by everything written while handling it.
 
-use super::driver::{Driver, Input, Refused};
+use super::driver::Driver;
+use super::input::{Input, Refused};
 use super::lines::{split_all, MAX_LINE};
 use super::{Output, Protocol};
 use crate::engine::{Engine, Event, EventSink};

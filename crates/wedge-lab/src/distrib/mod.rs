@@ -31,6 +31,7 @@ mod match_game;
 mod match_queue;
 mod message;
 mod result;
+mod runtime;
 mod setup;
 mod solve;
 mod solve_queue;
@@ -47,6 +48,7 @@ pub use exchange::{result_subject, KeyedUnit};
 pub use files::{default_cache_dir, upload as upload_model, weights_name};
 pub use match_game::{valid_name as valid_engine_name, QueuedEngine, QueuedSide, SolverChecksums};
 pub use match_queue::QueueGames;
+pub use runtime::runtime;
 pub use setup::{connect, Queue};
 pub use solve::{result_to_bytes as solve_result_to_bytes, SolveUnit};
 pub use solve_queue::{solve as solve_on_queue, QueueSolve};
@@ -55,11 +57,3 @@ pub use termination::MAX_DELIVERIES;
 pub use unit::{SelfplayUnit, MAGIC as SELFPLAY_UNIT_MAGIC};
 pub use valuation::{result_from_bytes as valuation_result_from_bytes, ValuationUnit};
 pub use worker::{default_name as default_worker_name, run as run_worker, WorkerOptions};
-
-/// A single-threaded tokio runtime for one queue command (the games run on their own threads).
-pub fn runtime() -> Result<tokio::runtime::Runtime, DistribError> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| DistribError::Runtime(e.to_string()))
-}

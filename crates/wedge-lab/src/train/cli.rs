@@ -1,6 +1,7 @@
 //! The `wedge train` entry point: its arguments (clap) and the pipeline that runs it (read
 //! games, label with a cache, fit with checkpoints, write weights).
 
+use super::arg_values::{parse_fraction, parse_share};
 use super::dataset::{load_samples, save_samples, LabelKind, LabelledPosition};
 use super::fit::{encode_all, fit, metrics, FitConfig, Model};
 use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
@@ -261,39 +262,6 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
 /// True for the games kept aside to watch the fit (one in 20, by a hash of the game id).
 pub fn is_validation(s: &LabelledPosition) -> bool {
     wedge_core::rng::mix64(u64::from(s.game) ^ 0x5EED).is_multiple_of(20)
-}
-
-/// A command-line value that is not what its option takes.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("expected {expected}, got {text:?}")]
-pub struct BadValue {
-    pub expected: &'static str,
-    pub text: String,
-}
-
-/// `text` when `parse` accepts it, else [`BadValue`] saying `expected`.
-pub(crate) fn parse_value<T>(
-    text: &str,
-    expected: &'static str,
-    parse: impl FnOnce(&str) -> Option<T>,
-) -> Result<T, BadValue> {
-    parse(text).ok_or_else(|| BadValue {
-        expected,
-        text: text.to_string(),
-    })
-}
-
-/// A share in [0, 1].
-pub(crate) fn parse_share(text: &str) -> Result<f64, BadValue> {
-    parse_value(text, "a share in [0, 1]", |t| {
-        t.parse::<f64>().ok().filter(|f| (0.0..=1.0).contains(f))
-    })
-}
-
-fn parse_fraction(text: &str) -> Result<f64, BadValue> {
-    parse_value(text, "a fraction in (0, 1]", |t| {
-        t.parse::<f64>().ok().filter(|&f| f > 0.0 && f <= 1.0)
-    })
 }
 
 /// True for the training games kept by `--game-fraction` (by a hash of the game id that is

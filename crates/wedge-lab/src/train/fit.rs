@@ -5,8 +5,8 @@
 
 use super::checkpoint::Checkpoint;
 use super::dataset::LabelledPosition;
+use super::error::{StartWeightsError, TrainError};
 use super::progress::Progress;
-use super::TrainError;
 use std::path::Path;
 use wedge_core::eval::expected_tables;
 use wedge_core::eval::patterns::{
@@ -100,20 +100,6 @@ pub fn encode_all(
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     })
-}
-
-/// Why a weights file cannot start a fit.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum StartWeightsError {
-    #[error("the weights' pattern tables are not this trainer's")]
-    Tables,
-    #[error("{found} weights at scale {scale}, expected {expected} for {phases} phases")]
-    Size {
-        found: usize,
-        scale: u32,
-        expected: usize,
-        phases: usize,
-    },
 }
 
 /// The linear pattern model in discs (f32), laid out like the weights file.

@@ -6,6 +6,8 @@
 //! | `player.rs` | NBoard v2 / GTP v2 dialogue: handshake, new game, "your move", quit |
 //! | `game.rs` | one game with adjudication (illegal move, crash, hang, time loss, resignation) |
 //! | `stats.rs` | W/D/L, Elo with a 95% interval, SPRT |
+//! | `config.rs` | what a match is asked to play |
+//! | `summary.rs` | what a match came to: the tally, the forfeits, the records |
 //! | `report.rs` | the running line and the final table |
 //! | `openings.rs` | reading XOT-style openings files, generating balanced openings |
 //!
@@ -18,6 +20,7 @@
 //! engine's process after a game it forfeited. Every finished game is written to the GGF file
 //! (rewritten atomically after each game, in game order).
 
+mod config;
 mod engine;
 mod game;
 // A namespace: the `wedge openings` command's own functions (reading, generating, ranking and
@@ -26,11 +29,14 @@ pub mod openings;
 mod player;
 mod report;
 mod stats;
+mod summary;
 
+pub use config::MatchConfig;
 pub use engine::{CommandLineError, EngineError, StartError};
 pub use game::{Forfeit, GameEnd, GameLimits, GameOutcome};
 pub use player::{EngineProtocol, EngineSpec, MatchTimeControl, UnknownProtocol};
 pub use stats::{Sprt, SprtDecision, SprtError, Tally};
+pub use summary::{ForfeitNote, MatchSummary};
 
 pub(crate) use game::{black_margin, forfeit_before_start};
 pub(crate) use player::Player;
@@ -43,45 +49,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 use wedge_core::formats::{format_ggf, Color, Game, GgfGame};
-
-/// A whole match.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// The first engine is the one the statistics are about.
-    pub engines: [EngineSpec; 2],
-    pub openings: Vec<Game>,
-    pub games: usize,
-    pub limits: GameLimits,
-    pub concurrency: usize,
-    /// Longest wait for an engine's handshake.
-    pub start_timeout: Duration,
-    /// The GGF file written.
-    pub out: PathBuf,
-    pub sprt: Option<Sprt>,
-}
-
-/// One forfeited game.
-#[derive(Clone, Debug)]
-pub struct ForfeitNote {
-    pub game: usize,
-    /// 0 = first engine, 1 = second.
-    pub engine: usize,
-    pub reason: Forfeit,
-}
-
-/// The result of a match.
-#[derive(Clone, Debug)]
-pub struct MatchSummary {
-    pub names: [String; 2],
-    /// From the first engine's point of view.
-    pub tally: Tally,
-    pub forfeits: Vec<ForfeitNote>,
-    pub sprt: Option<(SprtDecision, f64)>,
-    /// The records, in game order.
-    pub records: Vec<GgfGame>,
-    /// Seconds each engine spent on its moves over the counted games (from the records).
-    pub seconds: [f64; 2],
-}
 
 /// Seconds Black and White spent on their moves in `record` (the times noted with the moves;
 /// the opening's moves have none).

@@ -1,7 +1,8 @@
 //! The running line printed after each game and the final table.
 
+use super::config::MatchConfig;
 use super::stats::{format_discs, format_elo, SprtDecision};
-use super::{ForfeitNote, MatchConfig, MatchSummary};
+use super::summary::{ForfeitNote, MatchSummary};
 
 /// `game 12/200  Wedge6 (W) vs Wedge4: +10   W 7 D 1 L 4  score 62.5%  Elo +88.7 [...]`.
 pub(crate) fn running_line(

@@ -8,7 +8,7 @@ use super::play::{Model, SelfPlay};
 use super::run::{run, RunPlan, RunSummary};
 use super::stats::Stats;
 use super::unit::Settings;
-use crate::train::cli::{parse_share, parse_value, BadValue};
+use crate::train::arg_values::{parse_share, parse_value, BadValue};
 use std::path::PathBuf;
 use wedge_core::search::Selectivity;
 use wedge_engine::EngineBuilder;
