@@ -1,12 +1,13 @@
 //! One way to assemble what a command searches with: the weights, their ProbCut model, the
 //! transposition table, the threads and the books. Every `wedge` command goes through it.
 
+use super::searcher_size::SearcherSize;
 use super::{BookSetting, Engine, EngineOptions, EventSink};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wedge_core::book::Verify;
+use wedge_core::eval::PatternEval;
 use wedge_core::eval::WeightsError;
-use wedge_core::eval::{Evaluator, PatternEval};
 use wedge_core::search::Searcher;
 use wedge_core::search::TranspositionTable;
 use wedge_core::search::{ProbCutError, ProbCutModel, TableError, TableSizeError};
@@ -97,19 +98,10 @@ pub struct EngineBuilder {
 }
 
 impl EngineBuilder {
-    /// A builder of a table of `hash_mb` MB and `threads` threads, the files and books left to
-    /// their defaults: for searchers around an evaluation already loaded
-    /// ([`EngineBuilder::searcher_with`]).
-    pub fn of_size(hash_mb: usize, threads: usize) -> EngineBuilder {
-        EngineBuilder {
-            weights: None,
-            probcut: None,
-            solver_weights: None,
-            solver_probcut: None,
-            hash_mb,
-            threads,
-            book: BookOptions::default(),
-        }
+    /// A table of `hash_mb` MB and `threads` threads, for searchers around an evaluation
+    /// already loaded ([`SearcherSize::searcher_with`]).
+    pub fn of_size(hash_mb: usize, threads: usize) -> SearcherSize {
+        SearcherSize { hash_mb, threads }
     }
 
     /// The same with `threads` search threads.
@@ -231,33 +223,6 @@ impl EngineBuilder {
             .map_err(BuildError::hash)?
             .with_probcut(Arc::new(probcut));
         Ok(with_solver_files(searcher, self.solver_files()?)?)
-    }
-
-    /// A searcher around an evaluation and its ProbCut model already loaded (a queue's
-    /// worker keeps them by checksum, the book's valuers and the game's learning share one,
-    /// tests use the heuristic), with this builder's table and threads and no solver's
-    /// weights; fails when the system refuses the table's memory.
-    pub fn try_searcher_with<E: Evaluator>(
-        &self,
-        eval: Arc<E>,
-        probcut: Option<Arc<ProbCutModel>>,
-    ) -> Result<Searcher<E>, TableError> {
-        let searcher = Searcher::try_new(eval, self.hash_mb, self.threads)?;
-        Ok(match probcut {
-            Some(model) => searcher.with_probcut(model),
-            None => searcher,
-        })
-    }
-
-    /// [`EngineBuilder::try_searcher_with`] for a table whose size is the code's or a checked
-    /// unit's: a refusal of its memory is a panic, as in [`Searcher::new`].
-    pub fn searcher_with<E: Evaluator>(
-        &self,
-        eval: Arc<E>,
-        probcut: Option<Arc<ProbCutModel>>,
-    ) -> Searcher<E> {
-        self.try_searcher_with(eval, probcut)
-            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// How a book is checked when opened.

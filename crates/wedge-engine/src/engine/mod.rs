@@ -12,6 +12,7 @@ mod builder;
 mod candidates;
 mod handle;
 mod limits;
+mod searcher_size;
 mod task;
 mod worker;
 
@@ -20,5 +21,6 @@ pub use builder::{BookOptions, BuildError, EngineBuilder};
 pub use candidates::{candidate_schedule, ScoredRootMove};
 pub use handle::{Engine, WorkerGone};
 pub use limits::{limits_for_depth, limits_for_play, EXACT_MARGIN, WLD_MARGIN};
+pub use searcher_size::SearcherSize;
 pub use task::{BookMove, Event, EventSink, JobId, Outcome, Task};
 pub use worker::EngineOptions;

@@ -3,6 +3,7 @@
 
 use super::books::{BookSetting, LearnFailure, PlayBooks};
 use super::candidates::{candidate_schedule, ScoredRootMove};
+use super::searcher_size::SearcherSize;
 use super::task::{BookMove, Event, EventSink, JobId, Outcome, Task};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -143,7 +144,11 @@ impl<E: Evaluator> Worker<E> {
         let eval = self.searcher.evaluator_arc();
         let make = |depth: u32| {
             wedge_core::search::SearchValuer::new(
-                Searcher::new(eval.clone(), 16, 1),
+                SearcherSize {
+                    hash_mb: 16,
+                    threads: 1,
+                }
+                .searcher_with(eval.clone(), None),
                 depth,
                 Selectivity::NONE,
             )
