@@ -25,8 +25,8 @@
 //! | kite | 10 | a1-d1, a2-a4, b2, c3, d4 | 4 |
 //!
 //! 62 instances in all, so that the incremental state fills 64 lanes: the short diagonal e1-h4,
-//! mostly covered by the corner 3x3 and the edges, was dropped for that (the five shapes and
-//! that choice were measured: `docs/tuning.md`, session 55).
+//! mostly covered by the corner 3x3 and the edges, is left out for that (the measurements:
+//! `docs/tuning.md`, "Session 55").
 //!
 //! The index of an instance is ternary, one digit per square (0 empty, 1 the side to move, 2
 //! the opponent), the digit of the k-th base square (in ascending square order) weighted 3^k;

@@ -15,9 +15,8 @@ impl Selectivity {
     pub const MAX: Selectivity = Selectivity(5);
     /// The midgame selectivity of play on a clock.
     pub const PLAY: Selectivity = Selectivity(4);
-    /// The midgame selectivity of a fixed-depth level (`set depth N`): against NTest, 200
-    /// games each, 100 % / 99 % / 98 % scored 44.8 / 43.5 / 42.5 % at depth 8 and 51.0 / 49.5 /
-    /// 47.5 % at depth 12, with 99 % a quarter of full width's time (docs/strength.md).
+    /// The midgame selectivity of a fixed-depth level (`set depth N`): 99 %, about as strong as
+    /// full width at a quarter of its time (the matches: docs/strength.md, 2026-11-25).
     pub const LEVEL: Selectivity = Selectivity(1);
     /// Confidence percentages per level, as the peers print them (`depth@NN%`).
     pub const PERCENT: [u8; 6] = [100, 99, 98, 95, 87, 73];
