@@ -224,7 +224,9 @@ pub fn default_user_book() -> Option<PathBuf> {
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename, then a
 /// best-effort sync of the directory. Readers see the old file or the new one, never a mix.
-/// Temporary files of `path` left by writers that died (killed mid-write) are removed.
+/// Temporary files of `path` left by writers that died (killed mid-write) are removed. A
+/// `path` that is there and no regular file (a device such as `/dev/null`, a FIFO, a
+/// directory) is refused with a [`WrongKind`], never replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, bytes, false)
 }
@@ -236,6 +238,18 @@ pub fn write_atomic_executable(path: &Path, bytes: &[u8]) -> std::io::Result<()>
 }
 
 fn write_atomic_with(path: &Path, bytes: &[u8], executable: bool) -> std::io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        let found = FileKind::of(meta.file_type());
+        if found != FileKind::RegularFile {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                WrongKind {
+                    found,
+                    wanted: FileKind::RegularFile,
+                },
+            ));
+        }
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -356,6 +370,33 @@ mod tests {
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
         assert!(write_atomic(&dir.join("missing/sub/y"), b"z").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A device (`save /dev/null` in the console, as root) or a FIFO would be replaced by the
+    /// rename; the write is refused, names what is there, and leaves it as it was.
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_refuses_to_replace_what_is_no_regular_file() {
+        let dir = std::env::temp_dir().join(format!("wedge-nonfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success(), "mkfifo");
+        let sub = dir.join("sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        for (target, found) in [(&fifo, FileKind::Fifo), (&sub, FileKind::Directory)] {
+            let e = write_atomic(target, b"x").unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+            assert_eq!(WrongKind::of(&e).expect("a WrongKind").found, found);
+            let meta = std::fs::symlink_metadata(target).unwrap();
+            assert_eq!(FileKind::of(meta.file_type()), found, "left as it was");
+        }
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "no temporary left: {names:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
