@@ -323,16 +323,23 @@ fn process_is_gone(pid: u32) -> bool {
 mod tests {
     use super::*;
 
+    /// A new folder `NAME-PID` in the temporary directory holding a FIFO named `fifo`.
     #[cfg(unix)]
-    #[test]
-    fn only_what_is_asked_for_is_read_and_the_rest_is_named() {
-        let dir = std::env::temp_dir().join(format!("wedge-kinds-{}", std::process::id()));
+    fn folder_with_fifo(name: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("file.txt");
-        std::fs::write(&file, "text").unwrap();
         let fifo = dir.join("fifo");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.unwrap().success(), "mkfifo");
+        (dir, fifo)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_what_is_asked_for_is_read_and_the_rest_is_named() {
+        let (dir, fifo) = folder_with_fifo("wedge-kinds");
+        let file = dir.join("file.txt");
+        std::fs::write(&file, "text").unwrap();
         assert_eq!(read_text(&file).unwrap(), "text");
         assert_eq!(read_file(&file).unwrap(), b"text");
         assert!(directory(&dir).is_ok());
@@ -378,11 +385,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn atomic_write_refuses_to_replace_what_is_no_regular_file() {
-        let dir = std::env::temp_dir().join(format!("wedge-nonfile-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let fifo = dir.join("fifo");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        assert!(made.unwrap().success(), "mkfifo");
+        let (dir, fifo) = folder_with_fifo("wedge-nonfile");
         let sub = dir.join("sub");
         std::fs::create_dir_all(&sub).unwrap();
         for (target, found) in [(&fifo, FileKind::Fifo), (&sub, FileKind::Directory)] {
