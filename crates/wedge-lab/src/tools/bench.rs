@@ -128,6 +128,7 @@ pub fn play_workload<E: Evaluator>(searcher: &Searcher<E>) -> [BenchResult; 2] {
         ..Limits::depth(PLAY_DEPTHS[1])
     };
     let stop = AtomicBool::new(false);
+    searcher.table().fault_in(&stop);
     let mut sums = [(0u64, 0.0f64); 2];
     for p in PLAY_POSITIONS {
         let board = board_of(p);
@@ -148,9 +149,8 @@ pub fn play_workload<E: Evaluator>(searcher: &Searcher<E>) -> [BenchResult; 2] {
 }
 
 /// Searches each of `boards` as `limits` asks, from an empty table, and times the searches
-/// alone: emptying the table writes all of it (with the default 256 MB, about as long as a
-/// small solve, and on the first pass the system's first touch of every page), work that
-/// is no part of a search's nodes.
+/// alone: faulting the table's pages in and emptying the table write all of it (with the
+/// default 256 MB, about as long as a small solve), work that is no part of a search's nodes.
 fn measure_searches<E: Evaluator>(
     name: &'static str,
     searcher: &Searcher<E>,
@@ -158,6 +158,7 @@ fn measure_searches<E: Evaluator>(
     limits: &Limits,
 ) -> BenchResult {
     let stop = AtomicBool::new(false);
+    searcher.table().fault_in(&stop);
     let (mut nodes, mut seconds) = (0, 0.0);
     for board in boards {
         searcher.clear();

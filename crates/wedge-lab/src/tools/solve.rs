@@ -192,12 +192,14 @@ pub fn solve_entries<E: Evaluator>(
 
 /// Searches each of `boards` with `limits` from an empty table (so each report depends on its
 /// position alone), lazily, in order: the one loop of `wedge solve`, here and on a queue's
-/// workers.
+/// workers. The table's pages are faulted in first, as the engine does while idle, so that no
+/// search's time counts the system's zeroing of fresh pages.
 pub(crate) fn search_each<'a, E: Evaluator>(
     searcher: &'a Searcher<E>,
     boards: impl IntoIterator<Item = Board> + 'a,
     limits: &'a Limits,
 ) -> impl Iterator<Item = Report> + 'a {
+    searcher.table().fault_in(&AtomicBool::new(false));
     boards.into_iter().enumerate().map(move |(i, board)| {
         searcher.clear();
         searcher.search(&board, limits, &AtomicBool::new(false), &mut |r| {

@@ -1,46 +1,34 @@
-//! AVX-512 (F + BW) kernels: sixteen lanes a vector for the sum (hardware gathers of 32 bits
-//! at each entry, the entry's 16 bits kept by a multiply-add), thirty-two for the update.
+//! AVX-512 (F + BW) kernels: sixteen lanes a vector for the sum's entry positions (the entries
+//! then read one by one: see [`super::sum_at`]), thirty-two for the update.
 
-use super::window::{Lanes, Window, LANES_USED, WINDOW};
+use super::window::{Lanes, Window};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
-    __m256i, __m512i, __mmask16, _mm256_loadu_si256, _mm512_add_epi16, _mm512_add_epi32,
-    _mm512_and_si512, _mm512_cvtepu16_epi32, _mm512_loadu_si512, _mm512_madd_epi16,
-    _mm512_mask_i32gather_epi32, _mm512_reduce_add_epi32, _mm512_set1_epi32, _mm512_setzero_si512,
-    _mm512_storeu_si512, _mm512_sub_epi16,
+    __m256i, __m512i, _mm256_loadu_si256, _mm512_add_epi16, _mm512_add_epi32,
+    _mm512_cvtepu16_epi32, _mm512_loadu_si512, _mm512_setzero_si512, _mm512_storeu_si512,
+    _mm512_sub_epi16,
 };
 
-const _: () = assert!(INDEX_LANES == 64 && LANES_USED > 48 && LANES_USED <= 64);
+const _: () = assert!(INDEX_LANES == 64);
 
 /// See [`super::pattern_sum`].
 #[inline(always)]
 pub fn pattern_sum(window: &Window, offsets: &[u32; INDEX_LANES], indices: &Lanes) -> i32 {
+    let mut at = [0u32; INDEX_LANES];
     // SAFETY: this module is compiled only when the build enables AVX-512 F and BW (cfg in
-    // `super`), so every intrinsic exists on the target CPU. The loads read 16 lanes at
-    // `16 * k` for k < 4 from arrays of 64. Each gathered lane reads 4 bytes at entry `p` of
-    // `window`, with `p = (offset + index) & (WINDOW - 1) < WINDOW`: entries `p` and
-    // `p + 1 <= WINDOW`, inside the `WINDOW + 1` entries of `window`; the lanes past the
-    // instances are masked off and read nothing.
+    // `super`), so every intrinsic exists on the target CPU. The loads and stores cover 16
+    // lanes at `16 * k` for k < 4 of arrays of 64.
     unsafe {
-        let mask = _mm512_set1_epi32((WINDOW - 1) as i32);
-        // Multiplied and added pairwise with a gathered 32-bit lane (its entry in the low 16
-        // bits), `1, 0` keeps the entry, sign-extended.
-        let low = _mm512_set1_epi32(1);
-        let base = window.as_ptr() as *const i32;
-        let mut acc = _mm512_setzero_si512();
         for k in 0..INDEX_LANES / 16 {
             let idx = _mm512_cvtepu16_epi32(_mm256_loadu_si256(
                 indices.as_ptr().add(16 * k) as *const __m256i
             ));
             let off = _mm512_loadu_si512(offsets.as_ptr().add(16 * k) as *const __m512i);
-            let at = _mm512_and_si512(_mm512_add_epi32(idx, off), mask);
-            let used = LANES_USED.saturating_sub(16 * k).min(16);
-            let lanes = ((1u32 << used) - 1) as __mmask16;
-            let got = _mm512_mask_i32gather_epi32::<2>(_mm512_setzero_si512(), lanes, at, base);
-            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(got, low));
+            let p = _mm512_add_epi32(idx, off);
+            _mm512_storeu_si512(at.as_mut_ptr().add(16 * k) as *mut __m512i, p);
         }
-        _mm512_reduce_add_epi32(acc)
     }
+    super::sum_at(window, &at)
 }
 
 /// See [`super::played`].

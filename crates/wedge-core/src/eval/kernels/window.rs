@@ -9,9 +9,8 @@ use crate::eval::patterns::{INDEX_LANES, N_INSTANCES, PATTERN_BLOCK_ENTRIES};
 pub(crate) const WINDOW: usize = 1 << 19;
 const _: () = assert!(PATTERN_BLOCK_ENTRIES <= WINDOW);
 
-/// The entries a [`Window`] holds: one more than the masked reads reach, for the vector
-/// kernels' 32-bit reads of the last entry.
-pub const WINDOW_ENTRIES: usize = WINDOW + 1;
+/// The entries a [`Window`] holds: as many as the masked reads reach.
+pub const WINDOW_ENTRIES: usize = WINDOW;
 
 /// One phase's pattern tables seen from its block's start, as the kernels read them.
 pub type Window = [i16; WINDOW_ENTRIES];
