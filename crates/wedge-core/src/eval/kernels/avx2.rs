@@ -1,7 +1,7 @@
 //! AVX2 kernels: eight lanes a vector for the sum's entry positions (the entries then read one
-//! by one: see [`super::sum_at`]), sixteen for the update.
+//! by one: see [`sum_at`]), sixteen for the update.
 
-use super::window::{Lanes, Window};
+use super::window::{sum_at, Lanes, Window};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_cvtepu16_epi32,
@@ -28,7 +28,7 @@ pub fn pattern_sum(window: &Window, offsets: &[u32; INDEX_LANES], indices: &Lane
             _mm256_storeu_si256(at.as_mut_ptr().add(8 * k) as *mut __m256i, p);
         }
     }
-    super::sum_at(window, &at)
+    sum_at(window, &at)
 }
 
 /// See [`super::played`].

@@ -1,7 +1,7 @@
 //! AVX-512 (F + BW) kernels: sixteen lanes a vector for the sum's entry positions (the entries
-//! then read one by one: see [`super::sum_at`]), thirty-two for the update.
+//! then read one by one: see [`sum_at`]), thirty-two for the update.
 
-use super::window::{Lanes, Window};
+use super::window::{sum_at, Lanes, Window};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
     __m256i, __m512i, _mm256_loadu_si256, _mm512_add_epi16, _mm512_add_epi32,
@@ -28,7 +28,7 @@ pub fn pattern_sum(window: &Window, offsets: &[u32; INDEX_LANES], indices: &Lane
             _mm512_storeu_si512(at.as_mut_ptr().add(16 * k) as *mut __m512i, p);
         }
     }
-    super::sum_at(window, &at)
+    sum_at(window, &at)
 }
 
 /// See [`super::played`].

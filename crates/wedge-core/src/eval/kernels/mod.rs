@@ -95,15 +95,3 @@ pub fn played(
         portable::played(rows, stm, opp, sq, flips)
     }
 }
-
-/// The sum of the window's entries at the instances' positions `at` (masked into [`WINDOW`]),
-/// read one by one: the SIMD kernels compute the positions and leave the reads to scalar
-/// loads, which beat the hardware gathers (`docs/tuning.md`, "Session 69").
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-fn sum_at(entries: &Window, at: &[u32; INDEX_LANES]) -> i32 {
-    at[..window::LANES_USED]
-        .iter()
-        .map(|&p| i32::from(entries[p as usize & (WINDOW - 1)]))
-        .sum()
-}

@@ -1,5 +1,6 @@
 //! The tables' window and the index lanes the kernels share: [`Window`] (one phase's tables
-//! as the kernels read them, masked by [`WINDOW`]) and [`Lanes`] (one value per instance).
+//! as the kernels read them, masked by [`WINDOW`]), [`Lanes`] (one value per instance) and
+//! the SIMD kernels' reads of a window's entries ([`sum_at`]).
 
 use crate::eval::patterns::{INDEX_LANES, N_INSTANCES, PATTERN_BLOCK_ENTRIES};
 
@@ -20,3 +21,15 @@ pub(crate) type Lanes = [u16; INDEX_LANES];
 
 /// The lanes the kernels read: the instances; the lanes after them are ignored.
 pub(super) const LANES_USED: usize = N_INSTANCES;
+
+/// The sum of the window's entries at the instances' positions `at` (masked into [`WINDOW`]),
+/// read one by one: the SIMD kernels compute the positions and leave the reads to scalar
+/// loads, which beat the hardware gathers (`docs/tuning.md`, "Session 69").
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+pub(super) fn sum_at(entries: &Window, at: &[u32; INDEX_LANES]) -> i32 {
+    at[..LANES_USED]
+        .iter()
+        .map(|&p| i32::from(entries[p as usize & (WINDOW - 1)]))
+        .sum()
+}
