@@ -173,6 +173,12 @@ const CLOCK_SOLVED: u32 = 24;
 const CLOCK_ENDGAME: u32 = 32;
 /// See [`CLOCK_ENDGAME`].
 const CLOCK_ENDGAME_WEIGHT: f64 = 1.75;
+/// Empties at or below which (down to [`CLOCK_SOLVED`]) our moves run the passes to the end
+/// and mostly stop when the next pass will not fit, well inside their share: they weigh
+/// [`CLOCK_PASSES_WEIGHT`], about what they use (`docs/tuning.md`, "Session 70").
+const CLOCK_PASSES: u32 = 28;
+/// See [`CLOCK_PASSES`].
+const CLOCK_PASSES_WEIGHT: f64 = 0.6;
 /// What the move at [`CLOCK_SOLVED`] empties or fewer weighs: all the moves from there on.
 const CLOCK_SOLVE_WEIGHT: f64 = 0.5;
 
@@ -180,6 +186,8 @@ const CLOCK_SOLVE_WEIGHT: f64 = 0.5;
 fn clock_weight(empties: u32) -> f64 {
     if empties <= CLOCK_SOLVED {
         CLOCK_SOLVE_WEIGHT
+    } else if empties <= CLOCK_PASSES {
+        CLOCK_PASSES_WEIGHT
     } else if empties <= CLOCK_ENDGAME {
         CLOCK_ENDGAME_WEIGHT
     } else {
@@ -241,8 +249,10 @@ mod tests {
             assert!(left >= 0.0, "{empties}: {left}");
         }
         assert!(left < 0.01, "{left}");
-        // Each move before the solve gets more than an opening move, and the solve less.
-        assert!(spent[&26] > 1.5 * spent[&56], "{spent:?}");
+        // The moves just before the passes to the end get more than an opening move, the
+        // moves of those passes less, and the solve less again.
+        assert!(spent[&30] > 1.5 * spent[&56], "{spent:?}");
+        assert!(spent[&26] < spent[&56], "{spent:?}");
         assert!(spent[&CLOCK_SOLVED] < spent[&26], "{spent:?}");
         assert_eq!(clock_share(12), 1.0);
     }
