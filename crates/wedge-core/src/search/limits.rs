@@ -167,7 +167,7 @@ impl Deadline {
 /// Empties at or below which a clock's plan expects the game solved: a 15-60 s game is solved
 /// by 24-26 empties, and the clock left then goes unused (`docs/tuning.md`, "Session 48").
 const CLOCK_SOLVED: u32 = 24;
-/// Empties at or below which our moves come before the solve and weigh
+/// Empties at or below which (down to above [`CLOCK_PASSES`]) our moves weigh
 /// [`CLOCK_ENDGAME_WEIGHT`] in the clock's plan (above, 1): the moves that decide the game
 /// get the time.
 const CLOCK_ENDGAME: u32 = 32;
