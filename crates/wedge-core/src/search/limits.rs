@@ -167,9 +167,9 @@ impl Deadline {
 /// Empties at or below which a clock's plan expects the game solved: a 15-60 s game is solved
 /// by 24-26 empties, and the clock left then goes unused (`docs/tuning.md`, "Session 48").
 const CLOCK_SOLVED: u32 = 24;
-/// Empties at or below which (down to above [`CLOCK_PASSES`]) our moves weigh
-/// [`CLOCK_ENDGAME_WEIGHT`] in the clock's plan (above, 1): the moves that decide the game
-/// get the time.
+/// Our moves from this many empties down to just above [`CLOCK_PASSES`] weigh
+/// [`CLOCK_ENDGAME_WEIGHT`] in the clock's plan (earlier ones, 1): the moves that decide the
+/// game get the time.
 const CLOCK_ENDGAME: u32 = 32;
 /// See [`CLOCK_ENDGAME`].
 const CLOCK_ENDGAME_WEIGHT: f64 = 1.75;
@@ -181,6 +181,7 @@ const CLOCK_PASSES: u32 = 28;
 const CLOCK_PASSES_WEIGHT: f64 = 0.6;
 /// What the move at [`CLOCK_SOLVED`] empties or fewer weighs: all the moves from there on.
 const CLOCK_SOLVE_WEIGHT: f64 = 0.5;
+const _: () = assert!(CLOCK_SOLVED < CLOCK_PASSES && CLOCK_PASSES < CLOCK_ENDGAME);
 
 /// The weight of our move at `empties` empties in the clock's plan.
 fn clock_weight(empties: u32) -> f64 {
