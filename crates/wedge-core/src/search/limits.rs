@@ -164,9 +164,9 @@ impl Deadline {
     }
 }
 
-/// Empties at or below which a clock's plan expects the game solved: a 15-60 s game is solved
-/// by 24-26 empties, and the clock left then goes unused (`docs/tuning.md`, "Session 48").
-const CLOCK_SOLVED: u32 = 24;
+/// Empties at or below which a clock's plan expects the game solved: a 15 s game is mostly
+/// solved by 26 empties, and the clock left then goes unused (`docs/tuning.md`, "Session 72").
+const CLOCK_SOLVED: u32 = 26;
 /// Our moves from this many empties down to just above [`CLOCK_PASSES`] weigh
 /// [`CLOCK_ENDGAME_WEIGHT`] in the clock's plan (earlier ones, 1): the moves that decide the
 /// game get the time.
@@ -175,12 +175,12 @@ const CLOCK_ENDGAME: u32 = 32;
 const CLOCK_ENDGAME_WEIGHT: f64 = 1.75;
 /// Empties at or below which (down to [`CLOCK_SOLVED`]) our moves run the passes to the end
 /// and mostly stop when the next pass will not fit, well inside their share: they weigh
-/// [`CLOCK_PASSES_WEIGHT`], about what they use (`docs/tuning.md`, "Session 70").
+/// [`CLOCK_PASSES_WEIGHT`], about what they use (`docs/tuning.md`, "Session 72").
 const CLOCK_PASSES: u32 = 28;
 /// See [`CLOCK_PASSES`].
-const CLOCK_PASSES_WEIGHT: f64 = 0.6;
+const CLOCK_PASSES_WEIGHT: f64 = 0.4;
 /// What the move at [`CLOCK_SOLVED`] empties or fewer weighs: all the moves from there on.
-const CLOCK_SOLVE_WEIGHT: f64 = 0.5;
+const CLOCK_SOLVE_WEIGHT: f64 = 0.3;
 const _: () = assert!(CLOCK_SOLVED < CLOCK_PASSES && CLOCK_PASSES < CLOCK_ENDGAME);
 
 /// The weight of our move at `empties` empties in the clock's plan.
@@ -253,8 +253,8 @@ mod tests {
         // The moves just before the passes to the end get more than an opening move, the
         // moves of those passes less, and the solve less again.
         assert!(spent[&30] > 1.5 * spent[&56], "{spent:?}");
-        assert!(spent[&26] < spent[&56], "{spent:?}");
-        assert!(spent[&CLOCK_SOLVED] < spent[&26], "{spent:?}");
+        assert!(spent[&CLOCK_PASSES] < spent[&56], "{spent:?}");
+        assert!(spent[&CLOCK_SOLVED] < spent[&CLOCK_PASSES], "{spent:?}");
         assert_eq!(clock_share(12), 1.0);
     }
 
