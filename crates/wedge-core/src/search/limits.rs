@@ -173,9 +173,10 @@ const CLOCK_SOLVED: u32 = 26;
 const CLOCK_ENDGAME: u32 = 32;
 /// See [`CLOCK_ENDGAME`].
 const CLOCK_ENDGAME_WEIGHT: f64 = 1.75;
-/// Empties at or below which (down to [`CLOCK_SOLVED`]) our moves run the passes to the end
-/// and mostly stop when the next pass will not fit, well inside their share: they weigh
-/// [`CLOCK_PASSES_WEIGHT`], about what they use (`docs/tuning.md`, "Session 72").
+/// Empties at or below which (down to just above [`CLOCK_SOLVED`]) our moves run the passes
+/// to the end and stop when the next pass will not fit, whatever their share: they weigh
+/// [`CLOCK_PASSES_WEIGHT`], so that the plan keeps little for them (`docs/tuning.md`,
+/// "Session 72").
 const CLOCK_PASSES: u32 = 28;
 /// See [`CLOCK_PASSES`].
 const CLOCK_PASSES_WEIGHT: f64 = 0.4;
