@@ -296,12 +296,21 @@ struct IterationBudget {
     /// Seconds of the last iteration and of the one before it.
     last_secs: Option<f64>,
     before_last_secs: Option<f64>,
-    /// Nodes per second of the last midgame iteration.
-    rate: f64,
-    /// The last finished pass to the end: its nodes against the typical ones of its kind
-    /// (how hard this position is), and its nodes per second.
-    pass: Option<(f64, f64)>,
+    /// Nodes and seconds of this search's midgame iterations, whose ratio is the midgame's
+    /// speed (one iteration alone is too short to time once the table knows the position).
+    midgame: (f64, f64),
+    /// How hard the last finished pass to the end found the position (its nodes against the
+    /// typical ones of its kind, at least [`HARDNESS_FLOOR`]), and its nodes per second when
+    /// it took long enough to time.
+    pass: Option<(f64, Option<f64>)>,
 }
+
+/// The least hardness a pass to the end gives the next: a pass the table had answered
+/// already (a few nodes) does not make a surer one, which needs nodes of its own, free.
+const HARDNESS_FLOOR: f64 = 0.1;
+
+/// Iterations shorter than this many seconds give no speed.
+const UNTIMED_SECS: f64 = 1e-3;
 
 impl IterationBudget {
     fn new(start: Instant) -> IterationBudget {
@@ -309,7 +318,7 @@ impl IterationBudget {
             last_end: start,
             last_secs: None,
             before_last_secs: None,
-            rate: 0.0,
+            midgame: (0.0, 0.0),
             pass: None,
         }
     }
@@ -325,14 +334,30 @@ impl IterationBudget {
     fn record(&mut self, step: &Step, n: u32, secs: f64, nodes: u64) {
         self.before_last_secs = self.last_secs;
         self.last_secs = Some(secs);
-        if secs <= 1e-3 {
-            return;
-        }
-        let rate = nodes as f64 / secs;
+        let nodes = nodes as f64;
         if step.reaches_end(n) {
-            self.pass = Some((nodes as f64 / typical_pass_nodes(step, n), rate));
+            let hardness = (nodes / typical_pass_nodes(step, n)).max(HARDNESS_FLOOR);
+            // Too short to time: the speed of the pass before, if any.
+            let rate = if secs > UNTIMED_SECS {
+                Some(nodes / secs)
+            } else {
+                self.pass.and_then(|(_, rate)| rate)
+            };
+            self.pass = Some((hardness, rate));
         } else {
-            self.rate = rate;
+            self.midgame.0 += nodes;
+            self.midgame.1 += secs;
+        }
+    }
+
+    /// Nodes per second of this search's midgame iterations (0 before they took long
+    /// enough to time).
+    fn midgame_rate(&self) -> f64 {
+        let (nodes, secs) = self.midgame;
+        if secs > UNTIMED_SECS {
+            nodes / secs
+        } else {
+            0.0
         }
     }
 
@@ -363,10 +388,9 @@ impl IterationBudget {
             // A pass to the end: the typical nodes of its kind, scaled by how much harder
             // than typical the last pass was, at the last pass's speed (before the first, the
             // midgame's, faster by most endgame nodes needing no evaluation).
-            let (hardness, rate) = self
-                .pass
-                .unwrap_or((1.0, ENDGAME_SPEEDUP * self.rate.max(1e6)));
-            typical_pass_nodes(step, n) * hardness / rate
+            let midgame = || ENDGAME_SPEEDUP * self.midgame_rate().max(1e6);
+            let (hardness, rate) = self.pass.unwrap_or((1.0, None));
+            typical_pass_nodes(step, n) * hardness / rate.unwrap_or_else(midgame)
         })
     }
 }
@@ -704,6 +728,18 @@ mod tests {
         let surer = pass(30, None, 3);
         let expected = 2.0 * typical_pass_nodes(&surer, 30) / 4e7;
         assert!((budget.predicted_secs(&surer, 30).unwrap() - expected).abs() < 1e-3);
+        // A pass the table answered, too fast to time: the next is predicted at the floor of
+        // hardness and the speed of the pass before.
+        budget.record(&surer, 30, 0.0, 100);
+        let exact = pass(30, Some(SolveMode::Exact), 0);
+        let expected = HARDNESS_FLOOR * typical_pass_nodes(&exact, 30) / 4e7;
+        assert!((budget.predicted_secs(&exact, 30).unwrap() - expected).abs() < 1e-6);
+        // Midgame iterations too fast to time give no speed: the first pass is predicted at
+        // the least one.
+        let mut fresh = IterationBudget::new(Instant::now());
+        fresh.record(&pass(10, None, 4), 30, 0.0005, 1_000);
+        let expected = typical_pass_nodes(&first, 30) / (ENDGAME_SPEEDUP * 1e6);
+        assert!((fresh.predicted_secs(&first, 30).unwrap() - expected).abs() < 1e-9);
         // Surer passes cost more, and more so the more empties.
         let ratio = |n| {
             typical_pass_nodes(&pass(n, Some(SolveMode::Exact), 0), n)
