@@ -296,20 +296,24 @@ struct IterationBudget {
     /// Seconds of the last iteration and of the one before it.
     last_secs: Option<f64>,
     before_last_secs: Option<f64>,
-    /// Nodes and seconds of this search's midgame iterations, whose ratio is the midgame's
-    /// speed (one iteration alone is too short to time once the table knows the position).
-    midgame: (f64, f64),
-    /// How hard the last finished pass to the end found the position (its nodes against the
-    /// typical ones of its kind, at least [`HARDNESS_FLOOR`]), and its nodes per second when
-    /// it took long enough to time.
-    pass: Option<(f64, Option<f64>)>,
+    /// Nodes and seconds of this search's midgame iterations together, whose ratio is the
+    /// midgame's speed (one iteration alone is too short to time once the table knows the
+    /// position).
+    midgame_nodes: f64,
+    midgame_secs: f64,
+    /// How hard the last finished pass to the end found the position: its nodes against the
+    /// typical ones of its kind, at least [`HARDNESS_FLOOR`].
+    pass_hardness: Option<f64>,
+    /// Nodes per second of the last pass to the end long enough to time whose hardness was
+    /// above the floor.
+    pass_rate: Option<f64>,
 }
 
 /// The least hardness a pass to the end gives the next: a pass the table had answered
 /// already (a few nodes) does not make a surer one, which needs nodes of its own, free.
 const HARDNESS_FLOOR: f64 = 0.1;
 
-/// Iterations shorter than this many seconds give no speed.
+/// Iterations of at most this many seconds (the midgame's added together) give no speed.
 const UNTIMED_SECS: f64 = 1e-3;
 
 impl IterationBudget {
@@ -318,8 +322,10 @@ impl IterationBudget {
             last_end: start,
             last_secs: None,
             before_last_secs: None,
-            midgame: (0.0, 0.0),
-            pass: None,
+            midgame_nodes: 0.0,
+            midgame_secs: 0.0,
+            pass_hardness: None,
+            pass_rate: None,
         }
     }
 
@@ -336,26 +342,23 @@ impl IterationBudget {
         self.last_secs = Some(secs);
         let nodes = nodes as f64;
         if step.reaches_end(n) {
-            let hardness = (nodes / typical_pass_nodes(step, n)).max(HARDNESS_FLOOR);
-            // Too short to time: the speed of the pass before, if any.
-            let rate = if secs > UNTIMED_SECS {
-                Some(nodes / secs)
-            } else {
-                self.pass.and_then(|(_, rate)| rate)
-            };
-            self.pass = Some((hardness, rate));
+            let hardness = nodes / typical_pass_nodes(step, n);
+            self.pass_hardness = Some(hardness.max(HARDNESS_FLOOR));
+            // A pass the table answered runs at no measurable speed: the last one stays.
+            if secs > UNTIMED_SECS && hardness > HARDNESS_FLOOR {
+                self.pass_rate = Some(nodes / secs);
+            }
         } else {
-            self.midgame.0 += nodes;
-            self.midgame.1 += secs;
+            self.midgame_nodes += nodes;
+            self.midgame_secs += secs;
         }
     }
 
     /// Nodes per second of this search's midgame iterations (0 before they took long
     /// enough to time).
     fn midgame_rate(&self) -> f64 {
-        let (nodes, secs) = self.midgame;
-        if secs > UNTIMED_SECS {
-            nodes / secs
+        if self.midgame_secs > UNTIMED_SECS {
+            self.midgame_nodes / self.midgame_secs
         } else {
             0.0
         }
@@ -386,11 +389,12 @@ impl IterationBudget {
             last * growth
         } else {
             // A pass to the end: the typical nodes of its kind, scaled by how much harder
-            // than typical the last pass was, at the last pass's speed (before the first, the
-            // midgame's, faster by most endgame nodes needing no evaluation).
+            // than typical the last pass was, at the last timed pass's speed (without one,
+            // the midgame's, at least 1 M nodes/s, faster by most endgame nodes needing no
+            // evaluation).
             let midgame = || ENDGAME_SPEEDUP * self.midgame_rate().max(1e6);
-            let (hardness, rate) = self.pass.unwrap_or((1.0, None));
-            typical_pass_nodes(step, n) * hardness / rate.unwrap_or_else(midgame)
+            let rate = self.pass_rate.unwrap_or_else(midgame);
+            typical_pass_nodes(step, n) * self.pass_hardness.unwrap_or(1.0) / rate
         })
     }
 }
@@ -734,11 +738,21 @@ mod tests {
         let exact = pass(30, Some(SolveMode::Exact), 0);
         let expected = HARDNESS_FLOOR * typical_pass_nodes(&exact, 30) / 4e7;
         assert!((budget.predicted_secs(&exact, 30).unwrap() - expected).abs() < 1e-6);
+        // A pass just long enough to time whose nodes are below the floor (the table had
+        // answered it) keeps the speed of the pass before.
+        budget.record(&surer, 30, 0.002, 1_000);
+        assert!((budget.predicted_secs(&exact, 30).unwrap() - expected).abs() < 1e-6);
         // Midgame iterations too fast to time give no speed: the first pass is predicted at
-        // the least one.
+        // the floor of 1 M nodes/s.
         let mut fresh = IterationBudget::new(Instant::now());
         fresh.record(&pass(10, None, 4), 30, 0.0005, 1_000);
         let expected = typical_pass_nodes(&first, 30) / (ENDGAME_SPEEDUP * 1e6);
+        assert!((fresh.predicted_secs(&first, 30).unwrap() - expected).abs() < 1e-9);
+        // The midgame's speed is that of all its iterations together, not of the last.
+        fresh.record(&pass(11, None, 4), 30, 0.1, 1_000_000);
+        fresh.record(&pass(12, None, 4), 30, 0.002, 1_000);
+        let rate = 1_002_000.0 / 0.1025;
+        let expected = typical_pass_nodes(&first, 30) / (ENDGAME_SPEEDUP * rate);
         assert!((fresh.predicted_secs(&first, 30).unwrap() - expected).abs() < 1e-9);
         // Surer passes cost more, and more so the more empties.
         let ratio = |n| {
