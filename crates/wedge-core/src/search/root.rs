@@ -316,6 +316,9 @@ const HARDNESS_FLOOR: f64 = 0.1;
 /// Iterations of at most this many seconds (the midgame's added together) give no speed.
 const UNTIMED_SECS: f64 = 1e-3;
 
+/// The least midgame speed the budget assumes, in nodes per second.
+const MIN_MIDGAME_RATE: f64 = 1e6;
+
 impl IterationBudget {
     fn new(start: Instant) -> IterationBudget {
         IterationBudget {
@@ -354,13 +357,13 @@ impl IterationBudget {
         }
     }
 
-    /// Nodes per second of this search's midgame iterations (0 before they took long
-    /// enough to time).
+    /// Nodes per second of this search's midgame iterations, at least [`MIN_MIDGAME_RATE`]
+    /// (also before they took long enough to time).
     fn midgame_rate(&self) -> f64 {
         if self.midgame_secs > UNTIMED_SECS {
-            self.midgame_nodes / self.midgame_secs
+            (self.midgame_nodes / self.midgame_secs).max(MIN_MIDGAME_RATE)
         } else {
-            0.0
+            MIN_MIDGAME_RATE
         }
     }
 
@@ -390,10 +393,10 @@ impl IterationBudget {
         } else {
             // A pass to the end: the typical nodes of its kind, scaled by how much harder
             // than typical the last pass was, at the last timed pass's speed (without one,
-            // the midgame's, at least 1 M nodes/s, faster by most endgame nodes needing no
-            // evaluation).
-            let midgame = || ENDGAME_SPEEDUP * self.midgame_rate().max(1e6);
-            let rate = self.pass_rate.unwrap_or_else(midgame);
+            // the midgame's, faster by most endgame nodes needing no evaluation).
+            let rate = self
+                .pass_rate
+                .unwrap_or_else(|| ENDGAME_SPEEDUP * self.midgame_rate());
             typical_pass_nodes(step, n) * self.pass_hardness.unwrap_or(1.0) / rate
         })
     }
@@ -743,10 +746,10 @@ mod tests {
         budget.record(&surer, 30, 0.002, 1_000);
         assert!((budget.predicted_secs(&exact, 30).unwrap() - expected).abs() < 1e-6);
         // Midgame iterations too fast to time give no speed: the first pass is predicted at
-        // the floor of 1 M nodes/s.
+        // the least midgame speed.
         let mut fresh = IterationBudget::new(Instant::now());
         fresh.record(&pass(10, None, 4), 30, 0.0005, 1_000);
-        let expected = typical_pass_nodes(&first, 30) / (ENDGAME_SPEEDUP * 1e6);
+        let expected = typical_pass_nodes(&first, 30) / (ENDGAME_SPEEDUP * MIN_MIDGAME_RATE);
         assert!((fresh.predicted_secs(&first, 30).unwrap() - expected).abs() < 1e-9);
         // The midgame's speed is that of all its iterations together, not of the last.
         fresh.record(&pass(11, None, 4), 30, 0.1, 1_000_000);
