@@ -4,7 +4,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use wedge_core::board::{Board, Square, Squares};
 use wedge_core::eval::kernels::{self, Window, WINDOW_ENTRIES};
-use wedge_core::eval::patterns::{RAW_INSTANCE_OFFSETS, SQUARE_POWERS};
+use wedge_core::eval::patterns::SQUARE_POWERS;
 use wedge_core::eval::Features;
 use wedge_core::rng::Rng;
 
@@ -37,27 +37,23 @@ fn bench_eval(c: &mut Criterion) {
         .into_boxed_slice()
         .try_into()
         .unwrap();
-    let sum = |f: fn(&Window, &[u32; 64], &[u16; 64]) -> i32| {
+    let sum = |f: fn(&Window, &[u16; 64]) -> i32| {
         let (w, pos) = (&window, &positions);
         move || {
             pos.iter().fold(0i32, |acc, (_, feat)| {
-                acc.wrapping_add(f(w, &RAW_INSTANCE_OFFSETS, black_box(&feat.stm)))
+                acc.wrapping_add(f(w, black_box(&feat.stm)))
             })
         }
     };
     let mut g = c.benchmark_group("pattern_sum");
-    g.bench_function("selected", |bch| bch.iter(sum(kernels::pattern_sum)));
+    g.bench_function("selected", |bch| bch.iter(sum(kernels::pattern_sum::<i16>)));
     g.bench_function("portable", |bch| {
-        bch.iter(sum(kernels::pattern_sum_portable))
+        bch.iter(sum(kernels::pattern_sum_portable::<i16>))
     });
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    g.bench_function("avx2", |bch| bch.iter(sum(kernels::pattern_sum_avx2)));
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512bw"
-    ))]
-    g.bench_function("avx512", |bch| bch.iter(sum(kernels::pattern_sum_avx512)));
+    #[cfg(target_arch = "x86_64")]
+    g.bench_function("registers", |bch| {
+        bch.iter(sum(kernels::pattern_sum_registers::<i16>))
+    });
     g.finish();
 
     let moves: Vec<(Features, usize, u64)> = positions

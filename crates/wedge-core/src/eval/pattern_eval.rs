@@ -8,10 +8,10 @@ use super::features::Features;
 use super::kernels::{self, Window, WINDOW as PATTERN_WINDOW, WINDOW_ENTRIES};
 use super::ordering_tables::{OrderingTables, ORDER_PHASE_EMPTIES, PATTERN_STEP};
 use super::patterns::{
-    layout, parity_index, phase, scalar_indices_knowing, TableKind, MOBILITY_CAP, N_INSTANCES,
-    N_PATTERN_TYPES, N_SCALAR_TABLES, N_TABLES, PARITY_ENTRIES, PATTERN_BLOCK_ENTRIES,
-    POTENTIAL_CAP, RAW_INSTANCE_OFFSETS, RAW_TYPE_OFFSETS, T_BIAS, T_MOBILITY_OPPONENT,
-    T_MOBILITY_PLAYER, T_PARITY, T_POTENTIAL_OPPONENT, T_POTENTIAL_PLAYER,
+    layout, parity_index, phase, scalar_indices_knowing, TableKind, MOBILITY_CAP, N_PATTERN_TYPES,
+    N_SCALAR_TABLES, N_TABLES, PARITY_ENTRIES, PATTERN_BLOCK_ENTRIES, POTENTIAL_CAP,
+    RAW_TYPE_OFFSETS, T_BIAS, T_MOBILITY_OPPONENT, T_MOBILITY_PLAYER, T_PARITY,
+    T_POTENTIAL_OPPONENT, T_POTENTIAL_PLAYER,
 };
 use super::weights::{TableHeader, Weights, WeightsError, WeightsErrorKind};
 use super::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
@@ -249,7 +249,7 @@ impl PatternEval {
         let window: &Window = self.patterns[base..base + WINDOW_ENTRIES]
             .try_into()
             .expect("pattern tables padded to a full window");
-        let patterns = kernels::pattern_sum(window, &RAW_INSTANCE_OFFSETS, &features.stm);
+        let patterns = kernels::pattern_sum(window, &features.stm);
         let s = &self.scalars[ph];
         patterns
             + s.mobility[0][moves.count_ones() as usize]
@@ -309,17 +309,10 @@ impl Evaluator for PatternEval {
     fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
         // The full evaluation's loop over the compact tables of one phase.
-        let w: &[i8; PATTERN_WINDOW] = self.ordering.patterns[..PATTERN_WINDOW]
+        let w: &Window<i8> = self.ordering.patterns[..PATTERN_WINDOW]
             .try_into()
             .expect("ordering tables padded to a full window");
-        let mut sum = 0i32;
-        for (off, &idx) in RAW_INSTANCE_OFFSETS[..N_INSTANCES]
-            .iter()
-            .zip(state.stm.iter())
-        {
-            sum += i32::from(w[(*off as usize + idx as usize) & (PATTERN_WINDOW - 1)]);
-        }
-        sum *= PATTERN_STEP;
+        let mut sum = kernels::pattern_sum(w, &state.stm) * PATTERN_STEP;
         for (off, &v) in self.scalar_offset.iter().zip(sc.iter()) {
             sum += i32::from(self.ordering.scalars[*off as usize + v as usize]);
         }
@@ -353,6 +346,7 @@ mod tests {
     use crate::board::tests::random_positions;
     use crate::board::{Move, Symmetry};
     use crate::eval::ordering_tables::MAX_ROUNDING_ERROR;
+    use crate::eval::patterns::N_INSTANCES;
     use crate::eval::ORDER_SCALE;
 
     fn eval() -> PatternEval {

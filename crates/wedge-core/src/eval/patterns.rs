@@ -351,8 +351,8 @@ pub(crate) const RAW_TYPE_OFFSETS: [u32; N_PATTERN_TYPES] = {
 };
 
 /// Offset of each instance's raw table within a phase's block (its type's), then zeros up to
-/// [`INDEX_LANES`]; a static, read by the evaluation as one vector per 16 lanes.
-pub static RAW_INSTANCE_OFFSETS: [u32; INDEX_LANES] = {
+/// [`INDEX_LANES`]; a constant, which the pattern sum folds into its reads' addresses.
+pub(crate) const INSTANCE_OFFSETS: [u32; INDEX_LANES] = {
     let mut out = [0u32; INDEX_LANES];
     let mut i = 0;
     while i < N_INSTANCES {

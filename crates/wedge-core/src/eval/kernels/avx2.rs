@@ -1,35 +1,13 @@
-//! AVX2 kernels: eight lanes a vector for the sum's entry positions (the entries then read one
-//! by one: see [`sum_at`]), sixteen for the update.
+//! The AVX2 update kernel: sixteen lanes a vector.
 
-use super::window::{sum_at, Lanes, Window};
+use super::window::Lanes;
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_cvtepu16_epi32,
-    _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
-    _mm_loadu_si128,
+    __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256,
+    _mm256_sub_epi16,
 };
 
 const _: () = assert!(INDEX_LANES == 64);
-
-/// See [`super::pattern_sum`].
-#[inline(always)]
-pub fn pattern_sum(window: &Window, offsets: &[u32; INDEX_LANES], indices: &Lanes) -> i32 {
-    let mut at = [0u32; INDEX_LANES];
-    // SAFETY: this module is compiled only when the build enables AVX2 (cfg in `super`), so
-    // every intrinsic exists on the target CPU. The loads and stores cover 8 lanes at `8 * k`
-    // for k < 8 of arrays of 64.
-    unsafe {
-        for k in 0..INDEX_LANES / 8 {
-            let idx = _mm256_cvtepu16_epi32(_mm_loadu_si128(
-                indices.as_ptr().add(8 * k) as *const __m128i
-            ));
-            let off = _mm256_loadu_si256(offsets.as_ptr().add(8 * k) as *const __m256i);
-            let p = _mm256_add_epi32(idx, off);
-            _mm256_storeu_si256(at.as_mut_ptr().add(8 * k) as *mut __m256i, p);
-        }
-    }
-    sum_at(window, &at)
-}
 
 /// See [`super::played`].
 #[inline(always)]

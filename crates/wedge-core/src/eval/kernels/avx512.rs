@@ -1,35 +1,13 @@
-//! AVX-512 (F + BW) kernels: sixteen lanes a vector for the sum's entry positions (the entries
-//! then read one by one: see [`sum_at`]), thirty-two for the update.
+//! The AVX-512 (F + BW) update kernel: thirty-two lanes a vector.
 
-use super::window::{sum_at, Lanes, Window};
+use super::window::Lanes;
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
-    __m256i, __m512i, _mm256_loadu_si256, _mm512_add_epi16, _mm512_add_epi32,
-    _mm512_cvtepu16_epi32, _mm512_loadu_si512, _mm512_setzero_si512, _mm512_storeu_si512,
+    __m512i, _mm512_add_epi16, _mm512_loadu_si512, _mm512_setzero_si512, _mm512_storeu_si512,
     _mm512_sub_epi16,
 };
 
 const _: () = assert!(INDEX_LANES == 64);
-
-/// See [`super::pattern_sum`].
-#[inline(always)]
-pub fn pattern_sum(window: &Window, offsets: &[u32; INDEX_LANES], indices: &Lanes) -> i32 {
-    let mut at = [0u32; INDEX_LANES];
-    // SAFETY: this module is compiled only when the build enables AVX-512 F and BW (cfg in
-    // `super`), so every intrinsic exists on the target CPU. The loads and stores cover 16
-    // lanes at `16 * k` for k < 4 of arrays of 64.
-    unsafe {
-        for k in 0..INDEX_LANES / 16 {
-            let idx = _mm512_cvtepu16_epi32(_mm256_loadu_si256(
-                indices.as_ptr().add(16 * k) as *const __m256i
-            ));
-            let off = _mm512_loadu_si512(offsets.as_ptr().add(16 * k) as *const __m512i);
-            let p = _mm512_add_epi32(idx, off);
-            _mm512_storeu_si512(at.as_mut_ptr().add(16 * k) as *mut __m512i, p);
-        }
-    }
-    sum_at(window, &at)
-}
 
 /// See [`super::played`].
 #[inline(always)]

@@ -1,26 +1,29 @@
 //! The pattern evaluation's two inner loops, each with a portable kernel that is always
-//! compiled and AVX2 and AVX-512 kernels where the build enables them, the fastest selected at
-//! compile time (as the board's kernels are); every kernel built is tested against the
-//! portable one:
+//! compiled and faster kernels where the build enables them, the fastest selected at compile
+//! time (as the board's kernels are); every kernel built is tested against the portable one:
 //!
-//! - [`pattern_sum`]: the sum of one table entry per pattern instance (62 reads);
-//! - [`played`]: a move's update of the incremental pattern indices, both views at once.
+//! - [`pattern_sum`]: the sum of one table entry per pattern instance (62 reads), through
+//!   general registers on x86-64;
+//! - [`played`]: a move's update of the incremental pattern indices, both views at once, with
+//!   AVX2 or AVX-512.
 
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod registers;
 #[cfg(test)]
 mod tests;
 mod window;
 
 pub use portable::{pattern_sum as pattern_sum_portable, played as played_portable};
+#[cfg(target_arch = "x86_64")]
+pub use registers::pattern_sum as pattern_sum_registers;
 pub(crate) use window::{Lanes, WINDOW};
 pub use window::{Window, WINDOW_ENTRIES};
-
-use crate::eval::patterns::INDEX_LANES;
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 mod avx2;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-pub use avx2::{pattern_sum as pattern_sum_avx2, played as played_avx2};
+pub use avx2::played as played_avx2;
 
 #[cfg(all(
     target_arch = "x86_64",
@@ -33,31 +36,20 @@ mod avx512;
     target_feature = "avx512f",
     target_feature = "avx512bw"
 ))]
-pub use avx512::{pattern_sum as pattern_sum_avx512, played as played_avx512};
+pub use avx512::played as played_avx512;
 
-/// The sum over the instances `i` of `window[(offsets[i] + indices[i]) & (WINDOW - 1)]`: the
-/// pattern part of an evaluation (each instance's table offset plus its index).
+/// The sum over the instances `i` of `entries[INSTANCE_OFFSETS[i] + indices[i]]`: the
+/// pattern part of an evaluation (each instance's table offset in its phase's block plus its
+/// index), from the evaluation's tables (`i16`) or the endgame ordering's (`i8`).
 #[inline(always)]
-pub fn pattern_sum(window: &Window, offsets: &[u32; INDEX_LANES], indices: &Lanes) -> i32 {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512bw"
-    ))]
+pub fn pattern_sum<T: Copy + Into<i32>>(entries: &Window<T>, indices: &Lanes) -> i32 {
+    #[cfg(target_arch = "x86_64")]
     {
-        avx512::pattern_sum(window, offsets, indices)
+        registers::pattern_sum(entries, indices)
     }
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        not(all(target_feature = "avx512f", target_feature = "avx512bw"))
-    ))]
+    #[cfg(not(target_arch = "x86_64"))]
     {
-        avx2::pattern_sum(window, offsets, indices)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        portable::pattern_sum(window, offsets, indices)
+        portable::pattern_sum(entries, indices)
     }
 }
 

@@ -1,15 +1,15 @@
 //! The portable kernels: plain loops over the lanes.
 
-use super::window::{Lanes, Window, LANES_USED, WINDOW};
-use crate::eval::patterns::INDEX_LANES;
+use super::window::{Lanes, Window, LANES_USED};
+use crate::eval::patterns::{INDEX_LANES, INSTANCE_OFFSETS};
 
 /// See [`super::pattern_sum`].
 #[inline]
-pub fn pattern_sum(window: &Window, offsets: &[u32; INDEX_LANES], indices: &Lanes) -> i32 {
-    offsets[..LANES_USED]
+pub fn pattern_sum<T: Copy + Into<i32>>(entries: &Window<T>, indices: &Lanes) -> i32 {
+    INSTANCE_OFFSETS[..LANES_USED]
         .iter()
         .zip(&indices[..LANES_USED])
-        .map(|(&o, &i)| i32::from(window[(o as usize + i as usize) & (WINDOW - 1)]))
+        .map(|(&o, &i)| entries[o as usize + usize::from(i)].into())
         .sum()
 }
 

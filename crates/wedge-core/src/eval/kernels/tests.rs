@@ -4,14 +4,14 @@ use super::window::LANES_USED;
 use super::*;
 use crate::board::tests::random_positions;
 use crate::board::Squares;
-use crate::eval::patterns::{INDEX_LANES, RAW_INSTANCE_OFFSETS, SQUARE_POWERS};
+use crate::eval::patterns::SQUARE_POWERS;
 use crate::eval::Features;
 use crate::rng::Rng;
 
 /// Every kernel this build compiles gives the portable kernels' results: the updates for
-/// every legal move of the positions of random games, and the sums of their indices over
-/// random tables (extreme entries included) at the real instance offsets and at random
-/// ones, whatever the unused lanes hold.
+/// every legal move of the positions of random games, and the sums of their indices and of
+/// random indices (any `u16`) over random tables of both entry types (extreme entries
+/// included), whatever the unused lanes hold.
 #[test]
 fn kernels_match_portable_on_random_games() {
     let mut rng = Rng::new(67);
@@ -26,19 +26,31 @@ fn kernels_match_portable_on_random_games() {
             _ => rng.next_u64() as i16,
         };
     }
+    let mut bytes: Box<Window<i8>> = vec![0i8; WINDOW_ENTRIES]
+        .into_boxed_slice()
+        .try_into()
+        .expect("a window's entries");
+    for (k, w) in bytes.iter_mut().enumerate() {
+        *w = match k % 89 {
+            0 => i8::MIN,
+            1 => i8::MAX,
+            _ => rng.next_u64() as i8,
+        };
+    }
     let (mut positions, mut moves) = (0, 0);
     random_positions(67, 400, |b| {
         positions += 1;
         let f = Features::new(b);
-        let mut offsets = RAW_INSTANCE_OFFSETS;
-        if positions % 2 == 0 {
-            offsets.iter_mut().for_each(|o| *o = rng.next_u64() as u32);
-        }
         let mut indices = f.stm;
+        if positions % 2 == 0 {
+            indices.iter_mut().for_each(|i| *i = rng.next_u64() as u16);
+        }
         indices[LANES_USED..].fill(rng.next_u64() as u16);
-        let sum = pattern_sum_portable(&window, &offsets, &indices);
-        assert_eq!(pattern_sum(&window, &offsets, &indices), sum);
-        each_compiled_sum(&window, &offsets, &indices, sum);
+        let sum = pattern_sum_portable(&window, &indices);
+        assert_eq!(pattern_sum(&window, &indices), sum);
+        let sum_bytes = pattern_sum_portable(&bytes, &indices);
+        assert_eq!(pattern_sum(&bytes, &indices), sum_bytes);
+        each_compiled_sum(&window, &bytes, &indices, [sum, sum_bytes]);
         for sq in Squares(b.legal_moves()) {
             moves += 1;
             let (i, flips) = (sq.index(), b.flips(sq));
@@ -50,17 +62,19 @@ fn kernels_match_portable_on_random_games() {
     assert!(moves > 100_000, "{positions} positions, {moves} moves");
 }
 
-/// Every SIMD sum kernel this build compiles (not only the selected one) gives `expected`.
-fn each_compiled_sum(w: &Window, offsets: &[u32; INDEX_LANES], idx: &Lanes, expected: i32) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    assert_eq!(pattern_sum_avx2(w, offsets, idx), expected, "avx2");
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512bw"
-    ))]
-    assert_eq!(pattern_sum_avx512(w, offsets, idx), expected, "avx512");
-    let _ = (w, offsets, idx, expected);
+/// Every sum kernel this build compiles (not only the selected one) gives `expected`, for
+/// both entry types.
+fn each_compiled_sum(w: &Window, bytes: &Window<i8>, idx: &Lanes, expected: [i32; 2]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        assert_eq!(pattern_sum_registers(w, idx), expected[0], "registers");
+        assert_eq!(
+            pattern_sum_registers(bytes, idx),
+            expected[1],
+            "registers, bytes"
+        );
+    }
+    let _ = (w, bytes, idx, expected);
 }
 
 /// Every SIMD update kernel this build compiles gives `expected`.
