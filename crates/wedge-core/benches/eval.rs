@@ -61,7 +61,7 @@ fn bench_eval(c: &mut Criterion) {
         .flat_map(|(b, f)| Squares(b.legal_moves()).map(move |s| (*f, s.index(), b.flips(s))))
         .collect();
     type Update =
-        fn(&[[u16; 64]; 64], &[u16; 64], &[u16; 64], usize, u64) -> ([u16; 64], [u16; 64]);
+        fn(&[[u16; 64]; 65], &[u16; 64], &[u16; 64], usize, u64) -> ([u16; 64], [u16; 64]);
     let update = |f: Update| {
         let m = &moves;
         move || {

@@ -316,10 +316,10 @@ pub(crate) const INSTANCES: [Instance; N_INSTANCES] = {
 
 /// Per square, the digit weight of that square in every instance as one row:
 /// `SQUARE_POWERS[sq][i]` is 3^k when `sq` is digit k of instance `i`, else 0 (so a move
-/// updates every index with a few vector additions). A static, so that the update reads it
-/// at a fixed address.
-pub static SQUARE_POWERS: [[u16; INDEX_LANES]; 64] = {
-    let mut rows = [[0u16; INDEX_LANES]; 64];
+/// updates every index with a few vector additions); row 64, no square, is zeros. A static,
+/// so that the update reads it at a fixed address.
+pub static SQUARE_POWERS: [[u16; INDEX_LANES]; 65] = {
+    let mut rows = [[0u16; INDEX_LANES]; 65];
     let mut i = 0;
     while i < N_INSTANCES {
         let inst = INSTANCES[i];

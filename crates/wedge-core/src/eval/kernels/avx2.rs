@@ -12,7 +12,7 @@ const _: () = assert!(INDEX_LANES == 64);
 /// See [`super::played`].
 #[inline(always)]
 pub fn played(
-    rows: &[Lanes; 64],
+    rows: &[Lanes; 65],
     stm: &Lanes,
     opp: &Lanes,
     sq: usize,
@@ -21,13 +21,20 @@ pub fn played(
     let mut next = ([0u16; INDEX_LANES], [0u16; INDEX_LANES]);
     // SAFETY: this module is compiled only when the build enables AVX2 (cfg in `super`), so
     // every intrinsic exists on the target CPU. Every load and store covers 16 lanes at
-    // `16 * h` for h < 4 of an array of 64 lanes (a row of `rows`, indexed by a square below
+    // `16 * h` for h < 4 of an array of 64 lanes (a row of `rows`, indexed by a square up to
     // 64, `stm`, `opp` or the arrays of `next`).
     unsafe {
         let load =
             |a: &Lanes, h: usize| _mm256_loadu_si256(a.as_ptr().add(16 * h) as *const __m256i);
         let mut flipped = [_mm256_setzero_si256(); 4];
         let mut f = flips;
+        for _ in 0..super::FIRST_FLIPS {
+            let row = &rows[f.trailing_zeros() as usize];
+            f &= f.wrapping_sub(1);
+            for (h, s) in flipped.iter_mut().enumerate() {
+                *s = _mm256_add_epi16(*s, load(row, h));
+            }
+        }
         while f != 0 {
             let row = &rows[f.trailing_zeros() as usize];
             f &= f - 1;

@@ -12,7 +12,7 @@ const _: () = assert!(INDEX_LANES == 64);
 /// See [`super::played`].
 #[inline(always)]
 pub fn played(
-    rows: &[Lanes; 64],
+    rows: &[Lanes; 65],
     stm: &Lanes,
     opp: &Lanes,
     sq: usize,
@@ -22,12 +22,19 @@ pub fn played(
     // SAFETY: this module is compiled only when the build enables AVX-512 F and BW (cfg in
     // `super`), so every intrinsic exists on the target CPU. Every load and store covers 32
     // lanes at `32 * h` for h < 2 of an array of 64 lanes (a row of `rows`, indexed by a
-    // square below 64, `stm`, `opp` or the arrays of `next`).
+    // square up to 64, `stm`, `opp` or the arrays of `next`).
     unsafe {
         let load =
             |a: &Lanes, h: usize| _mm512_loadu_si512(a.as_ptr().add(32 * h) as *const __m512i);
         let mut flipped = [_mm512_setzero_si512(); 2];
         let mut f = flips;
+        for _ in 0..super::FIRST_FLIPS {
+            let row = &rows[f.trailing_zeros() as usize];
+            f &= f.wrapping_sub(1);
+            for (h, s) in flipped.iter_mut().enumerate() {
+                *s = _mm512_add_epi16(*s, load(row, h));
+            }
+        }
         while f != 0 {
             let row = &rows[f.trailing_zeros() as usize];
             f &= f - 1;

@@ -16,7 +16,7 @@ pub fn pattern_sum<T: Copy + Into<i32>>(entries: &Window<T>, indices: &Lanes) ->
 /// See [`super::played`].
 #[inline]
 pub fn played(
-    rows: &[Lanes; 64],
+    rows: &[Lanes; 65],
     stm: &Lanes,
     opp: &Lanes,
     sq: usize,
