@@ -263,17 +263,28 @@ impl PatternEval {
     /// to ±[`MAX_EIGHTHS`].
     #[inline]
     pub fn to_eighths(&self, units: i32) -> i32 {
-        let magnitude = match self.eighths_shift {
-            Some(k) => (units.abs() + ((1 << k) >> 1)) >> k,
-            None => (units.abs() * EIGHTHS_PER_DISC + self.scale / 2) / self.scale,
+        let eighths = match self.eighths_shift {
+            Some(k) => shifted_to_nearest(units, k),
+            None => {
+                let magnitude = (units.abs() * EIGHTHS_PER_DISC + self.scale / 2) / self.scale;
+                magnitude * units.signum()
+            }
         };
-        (magnitude * units.signum()).clamp(-MAX_EIGHTHS, MAX_EIGHTHS)
+        eighths.clamp(-MAX_EIGHTHS, MAX_EIGHTHS)
     }
 
     /// The evaluation in weight units, from scratch.
     pub fn eval_units(&self, board: &Board) -> i32 {
         self.eval_features(&Features::new(board), board)
     }
+}
+
+/// `units / 2^k` rounded to nearest, halves away from zero, without a division or the sign
+/// taken apart: a negative half is rounded down by adding one less than the positive half.
+#[inline(always)]
+fn shifted_to_nearest(units: i32, k: u32) -> i32 {
+    let half = (1 << k) >> 1;
+    (units + half - i32::from(units < 0 && k > 0)) >> k
 }
 
 impl Evaluator for PatternEval {
@@ -348,6 +359,18 @@ mod tests {
     use crate::eval::ordering_tables::MAX_ROUNDING_ERROR;
     use crate::eval::patterns::N_INSTANCES;
     use crate::eval::ORDER_SCALE;
+
+    /// The shift rounds as the division does: to nearest, halves away from zero.
+    #[test]
+    fn shifted_rounding_is_to_nearest_halves_away_from_zero() {
+        for k in 0..=10 {
+            let d = 1i32 << k;
+            for units in -5000i32..=5000 {
+                let expected = (units.abs() + d / 2) / d * units.signum();
+                assert_eq!(shifted_to_nearest(units, k), expected, "{units} >> {k}");
+            }
+        }
+    }
 
     fn eval() -> PatternEval {
         PatternEval::from_weights(&test_weights(4, 1)).unwrap()

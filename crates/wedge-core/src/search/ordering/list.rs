@@ -144,10 +144,11 @@ impl MoveList {
     /// (selection sort step: cheap when a cut-off comes early).
     #[inline(always)]
     pub fn pick(&mut self, i: usize) -> Candidate {
-        let mut best = i;
+        let (mut best, mut best_score) = (i, self.items[i].score);
         for j in i + 1..self.len {
-            if self.items[j].score > self.items[best].score {
-                best = j;
+            let score = self.items[j].score;
+            if score > best_score {
+                (best, best_score) = (j, score);
             }
         }
         self.items.swap(i, best);
