@@ -1,6 +1,6 @@
 //! The AVX2 update kernel: sixteen lanes a vector.
 
-use super::window::Lanes;
+use super::window::{Lanes, FIRST_FLIPS};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256,
@@ -28,7 +28,7 @@ pub fn played(
             |a: &Lanes, h: usize| _mm256_loadu_si256(a.as_ptr().add(16 * h) as *const __m256i);
         let mut flipped = [_mm256_setzero_si256(); 4];
         let mut f = flips;
-        for _ in 0..super::FIRST_FLIPS {
+        for _ in 0..FIRST_FLIPS {
             let row = &rows[f.trailing_zeros() as usize];
             f &= f.wrapping_sub(1);
             for (h, s) in flipped.iter_mut().enumerate() {

@@ -1,6 +1,6 @@
 //! The AVX-512 (F + BW) update kernel: thirty-two lanes a vector.
 
-use super::window::Lanes;
+use super::window::{Lanes, FIRST_FLIPS};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
     __m512i, _mm512_add_epi16, _mm512_loadu_si512, _mm512_setzero_si512, _mm512_storeu_si512,
@@ -28,7 +28,7 @@ pub fn played(
             |a: &Lanes, h: usize| _mm512_loadu_si512(a.as_ptr().add(32 * h) as *const __m512i);
         let mut flipped = [_mm512_setzero_si512(); 2];
         let mut f = flips;
-        for _ in 0..super::FIRST_FLIPS {
+        for _ in 0..FIRST_FLIPS {
             let row = &rows[f.trailing_zeros() as usize];
             f &= f.wrapping_sub(1);
             for (h, s) in flipped.iter_mut().enumerate() {

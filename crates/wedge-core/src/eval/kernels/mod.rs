@@ -53,12 +53,6 @@ pub fn pattern_sum<T: Copy + Into<i32>>(entries: &Window<T>, indices: &Lanes) ->
     }
 }
 
-/// The flipped squares the SIMD updates add without a branch: a move with fewer adds the zero
-/// row 64 of the rows for the rest (the lowest square of no square is 64), so that the loop
-/// after them runs only for the moves that flip more, and its exit is rarely mispredicted
-/// (`docs/tuning.md`, "Session 74").
-const FIRST_FLIPS: usize = 4;
-
 /// The two views of the pattern indices after the side to move plays `sq` flipping `flips`,
 /// from the views before (`stm`: side to move = digit 1, `opp`: opponent = digit 1) and the
 /// per-square digit weights `rows` (row 64 zeros): the new `stm` is the old `opp` plus twice

@@ -15,28 +15,8 @@ use crate::rng::Rng;
 #[test]
 fn kernels_match_portable_on_random_games() {
     let mut rng = Rng::new(67);
-    let mut window: Box<Window> = vec![0i16; WINDOW_ENTRIES]
-        .into_boxed_slice()
-        .try_into()
-        .expect("a window's entries");
-    for (k, w) in window.iter_mut().enumerate() {
-        *w = match k % 97 {
-            0 => i16::MIN,
-            1 => i16::MAX,
-            _ => rng.next_u64() as i16,
-        };
-    }
-    let mut bytes: Box<Window<i8>> = vec![0i8; WINDOW_ENTRIES]
-        .into_boxed_slice()
-        .try_into()
-        .expect("a window's entries");
-    for (k, w) in bytes.iter_mut().enumerate() {
-        *w = match k % 89 {
-            0 => i8::MIN,
-            1 => i8::MAX,
-            _ => rng.next_u64() as i8,
-        };
-    }
+    let window = random_window(&mut rng, 97, [i16::MIN, i16::MAX], |x| x as i16);
+    let bytes = random_window(&mut rng, 89, [i8::MIN, i8::MAX], |x| x as i8);
     let (mut positions, mut moves) = (0, 0);
     random_positions(67, 400, |b| {
         positions += 1;
@@ -75,6 +55,27 @@ fn each_compiled_sum(w: &Window, bytes: &Window<i8>, idx: &Lanes, expected: [i32
         );
     }
     let _ = (w, bytes, idx, expected);
+}
+
+/// A window of random entries, with every `period`-th pair of entries the `extremes`.
+fn random_window<T: Copy>(
+    rng: &mut Rng,
+    period: usize,
+    extremes: [T; 2],
+    entry: impl Fn(u64) -> T,
+) -> Box<Window<T>> {
+    let entries: Vec<T> = (0..WINDOW_ENTRIES)
+        .map(|k| match k % period {
+            0 => extremes[0],
+            1 => extremes[1],
+            _ => entry(rng.next_u64()),
+        })
+        .collect();
+    entries
+        .into_boxed_slice()
+        .try_into()
+        .ok()
+        .expect("a window's entries")
 }
 
 /// Every SIMD update kernel this build compiles gives `expected`.

@@ -1,5 +1,6 @@
 //! The tables' window and the index lanes the kernels share: [`Window`] (one phase's tables
-//! as the kernels read them) and [`Lanes`] (one value per instance).
+//! as the kernels read them), [`Lanes`] (one value per instance) and the flipped squares the
+//! SIMD updates add without a branch ([`FIRST_FLIPS`]).
 
 use crate::eval::patterns::{INDEX_LANES, INSTANCE_OFFSETS, N_INSTANCES, PATTERN_BLOCK_ENTRIES};
 
@@ -28,3 +29,13 @@ pub(crate) type Lanes = [u16; INDEX_LANES];
 
 /// The lanes the kernels read: the instances; the lanes after them are ignored.
 pub(super) const LANES_USED: usize = N_INSTANCES;
+
+/// The flipped squares the SIMD updates add without a branch: a move with fewer adds the zero
+/// row 64 of the rows for the rest (the lowest square of no square is 64), so that the loop
+/// after them runs only for the moves that flip more, and its exit is rarely mispredicted
+/// (`docs/tuning.md`, "Session 74").
+#[cfg_attr(
+    not(all(target_arch = "x86_64", target_feature = "avx2")),
+    allow(dead_code)
+)]
+pub(super) const FIRST_FLIPS: usize = 4;
