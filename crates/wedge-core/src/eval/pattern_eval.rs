@@ -5,7 +5,7 @@
 //! file.
 
 use super::features::Features;
-use super::kernels::{self, Window, WINDOW as PATTERN_WINDOW, WINDOW_ENTRIES};
+use super::kernels::{self, Window, WINDOW_ENTRIES};
 use super::ordering_tables::{OrderingTables, ORDER_PHASE_EMPTIES, PATTERN_STEP};
 use super::patterns::{
     layout, parity_index, phase, scalar_indices_knowing, TableKind, MOBILITY_CAP, N_PATTERN_TYPES,
@@ -172,7 +172,7 @@ impl PatternEval {
             &patterns[oph * PATTERN_BLOCK_ENTRIES..(oph + 1) * PATTERN_BLOCK_ENTRIES],
             &scalars[oph * scalar_block..(oph + 1) * scalar_block],
             w.scale as i32,
-            PATTERN_WINDOW - PATTERN_BLOCK_ENTRIES,
+            WINDOW_ENTRIES - PATTERN_BLOCK_ENTRIES,
         );
         Ok(PatternEval {
             ordering,
@@ -320,7 +320,7 @@ impl Evaluator for PatternEval {
     fn order_value(&self, state: &Features, board: &Board, moves: u64, potential: u64) -> i32 {
         let sc = scalar_indices_knowing(board, moves, potential);
         // The full evaluation's loop over the compact tables of one phase.
-        let w: &Window<i8> = self.ordering.patterns[..PATTERN_WINDOW]
+        let w: &Window<i8> = self.ordering.patterns[..WINDOW_ENTRIES]
             .try_into()
             .expect("ordering tables padded to a full window");
         let mut sum = kernels::pattern_sum(w, &state.stm) * PATTERN_STEP;

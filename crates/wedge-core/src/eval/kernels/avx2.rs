@@ -27,20 +27,21 @@ pub fn played(
         let load =
             |a: &Lanes, h: usize| _mm256_loadu_si256(a.as_ptr().add(16 * h) as *const __m256i);
         let mut flipped = [_mm256_setzero_si256(); 4];
+        // Adds the row of the lowest square of `f` (the zero row when `f` is empty) and
+        // clears it.
+        let mut add_lowest = |f: &mut u64| {
+            let row = &rows[f.trailing_zeros() as usize];
+            *f &= f.wrapping_sub(1);
+            for (h, s) in flipped.iter_mut().enumerate() {
+                *s = _mm256_add_epi16(*s, load(row, h));
+            }
+        };
         let mut f = flips;
         for _ in 0..FIRST_FLIPS {
-            let row = &rows[f.trailing_zeros() as usize];
-            f &= f.wrapping_sub(1);
-            for (h, s) in flipped.iter_mut().enumerate() {
-                *s = _mm256_add_epi16(*s, load(row, h));
-            }
+            add_lowest(&mut f);
         }
         while f != 0 {
-            let row = &rows[f.trailing_zeros() as usize];
-            f &= f - 1;
-            for (h, s) in flipped.iter_mut().enumerate() {
-                *s = _mm256_add_epi16(*s, load(row, h));
-            }
+            add_lowest(&mut f);
         }
         let placed = &rows[sq & 63];
         for (h, &s) in flipped.iter().enumerate() {

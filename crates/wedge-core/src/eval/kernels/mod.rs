@@ -17,7 +17,7 @@ mod window;
 pub use portable::{pattern_sum as pattern_sum_portable, played as played_portable};
 #[cfg(target_arch = "x86_64")]
 pub use registers::pattern_sum as pattern_sum_registers;
-pub(crate) use window::{Lanes, WINDOW};
+pub(crate) use window::Lanes;
 pub use window::{Window, WINDOW_ENTRIES};
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]

@@ -4,21 +4,19 @@
 
 use crate::eval::patterns::{INDEX_LANES, INSTANCE_OFFSETS, N_INSTANCES, PATTERN_BLOCK_ENTRIES};
 
-/// A power of two above every instance's offset plus the largest index a lane holds, so that
-/// no read of the pattern sum leaves a window whatever the indices hold (an index past its
-/// table would read a wrong entry, never outside the window).
-pub(crate) const WINDOW: usize = 1 << 19;
+/// The entries a [`Window`] holds: one phase's block and more than every instance's offset
+/// plus the largest index a lane holds, so that no read of the pattern sum leaves a window
+/// whatever the indices hold (an index past its table reads a wrong entry, never outside the
+/// window).
+pub const WINDOW_ENTRIES: usize = 1 << 19;
 const _: () = {
-    assert!(PATTERN_BLOCK_ENTRIES <= WINDOW);
+    assert!(PATTERN_BLOCK_ENTRIES <= WINDOW_ENTRIES);
     let mut i = 0;
     while i < INDEX_LANES {
-        assert!((INSTANCE_OFFSETS[i] as usize) + (u16::MAX as usize) < WINDOW);
+        assert!((INSTANCE_OFFSETS[i] as usize) + (u16::MAX as usize) < WINDOW_ENTRIES);
         i += 1;
     }
 };
-
-/// The entries a [`Window`] holds: as many as the reads reach.
-pub const WINDOW_ENTRIES: usize = WINDOW;
 
 /// One phase's pattern tables seen from its block's start, as the kernels read them: entries
 /// of the evaluation (`i16`) or of the endgame ordering's compact copy (`i8`).
