@@ -12,13 +12,10 @@ const _: () = assert!(INDEX_LANES == 64);
 /// See [`super::pattern_sum`].
 #[inline(always)]
 pub fn pattern_sum<T: Copy + Into<i32>>(entries: &Window<T>, indices: &Lanes) -> i32 {
+    // A copy the optimiser must assume changed (`black_box`), so that the sum loads each lane
+    // from memory instead of moving it out of a vector register.
     let mut lanes = *indices;
-    // SAFETY: an empty instruction that only receives the lanes' address (no stack or flags
-    // touched); the compiler must assume it reads and writes them, so that the sum loads each
-    // lane from memory instead of moving it out of a vector register.
-    unsafe {
-        std::arch::asm!("/* {0} */", in(reg) lanes.as_mut_ptr(), options(nostack, preserves_flags));
-    }
+    std::hint::black_box(&mut lanes);
     macro_rules! octets {
         ($($g:literal)*) => { 0 $(+ octet::<T, $g>(entries, &lanes))* };
     }
