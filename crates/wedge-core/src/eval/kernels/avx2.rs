@@ -1,6 +1,6 @@
 //! The AVX2 update kernel: sixteen lanes a vector.
 
-use super::window::{Lanes, FIRST_FLIPS};
+use super::window::{for_each_flipped_row, Lanes};
 use crate::eval::patterns::INDEX_LANES;
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256,
@@ -27,22 +27,12 @@ pub fn played(
         let load =
             |a: &Lanes, h: usize| _mm256_loadu_si256(a.as_ptr().add(16 * h) as *const __m256i);
         let mut flipped = [_mm256_setzero_si256(); 4];
-        // Adds the row of the lowest square of `f` (the zero row when `f` is empty) and
-        // clears it.
-        let mut add_lowest = |f: &mut u64| {
-            let row = &rows[f.trailing_zeros() as usize];
-            *f &= f.wrapping_sub(1);
+        for_each_flipped_row(flips, |square| {
+            let row = &rows[square];
             for (h, s) in flipped.iter_mut().enumerate() {
                 *s = _mm256_add_epi16(*s, load(row, h));
             }
-        };
-        let mut f = flips;
-        for _ in 0..FIRST_FLIPS {
-            add_lowest(&mut f);
-        }
-        while f != 0 {
-            add_lowest(&mut f);
-        }
+        });
         let placed = &rows[sq & 63];
         for (h, &s) in flipped.iter().enumerate() {
             let p = load(placed, h);

@@ -1,6 +1,6 @@
 //! The tables' window and the index lanes the kernels share: [`Window`] (one phase's tables
-//! as the kernels read them), [`Lanes`] (one value per instance) and the flipped squares the
-//! SIMD updates add without a branch ([`FIRST_FLIPS`]).
+//! as the kernels read them), [`Lanes`] (one value per instance) and the SIMD updates' loop
+//! over the flipped squares ([`for_each_flipped_row`]).
 
 use crate::eval::patterns::{INDEX_LANES, INSTANCE_OFFSETS, N_INSTANCES, PATTERN_BLOCK_ENTRIES};
 
@@ -32,8 +32,23 @@ pub(super) const LANES_USED: usize = N_INSTANCES;
 /// row 64 of the rows for the rest (the lowest square of no square is 64), so that the loop
 /// after them runs only for the moves that flip more, and its exit is rarely mispredicted
 /// (`docs/tuning.md`, "Session 74").
+const FIRST_FLIPS: usize = 4;
+
+/// Calls `add_row(square)` for each square of `flips`, lowest first, and with the zero row's
+/// index 64 for the first [`FIRST_FLIPS`] when fewer are flipped: the SIMD updates' loop.
 #[cfg_attr(
     not(all(target_arch = "x86_64", target_feature = "avx2")),
     allow(dead_code)
 )]
-pub(super) const FIRST_FLIPS: usize = 4;
+#[inline(always)]
+pub(super) fn for_each_flipped_row(flips: u64, mut add_row: impl FnMut(usize)) {
+    let mut f = flips;
+    for _ in 0..FIRST_FLIPS {
+        add_row(f.trailing_zeros() as usize);
+        f &= f.wrapping_sub(1);
+    }
+    while f != 0 {
+        add_row(f.trailing_zeros() as usize);
+        f &= f - 1;
+    }
+}
