@@ -1,10 +1,12 @@
 //! The endgame phase of the node search: exact null-window nodes above [`SHALLOW_MAX`]
-//! empties (the shared table from [`END_TT_MIN`] empties, below it the thread's cache;
-//! stability and enhanced transposition cut-offs, Multi-ProbCut in selective solves, the move
-//! picker's endgame orders, split points from [`SPLIT_MIN`] empties) and its entry point,
-//! [`Context::nws_end`].
+//! empties, and their entry point, [`Context::nws_end`]. From [`END_TT_MIN`] empties the
+//! generic node in the shared table (stability and enhanced transposition cut-offs,
+//! Multi-ProbCut in selective solves, the move picker's endgame orders, split points from
+//! [`SPLIT_MIN`] empties); below, a lighter node in the thread's cache
+//! ([`Context::nws_cached`]: the stability cut-off, the cache's move, then fastest-first).
 
 use super::{child, Kind, Known, Node, Phase, Scout, Tried};
+use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC};
 use crate::search::context::Context;
@@ -12,11 +14,14 @@ use crate::search::last_moves::SHALLOW_MAX;
 use crate::search::ordering::{Candidate, LazyState, MovePicker, END_POTENTIAL_MIN, MAX_MOVES};
 use crate::search::parallel::pool::SplitDepth;
 use crate::search::stability::stability_cut;
-use crate::search::tt::NO_SELECTIVITY;
+use crate::search::tt::{MoveHint, NO_SELECTIVITY};
 
-/// At least this many empties: the deep tier uses the shared table; below, the thread's
-/// own cache ([`crate::search::end_cache`]).
+/// At least this many empties: the generic node in the shared table; below, the lighter node
+/// in the thread's own cache ([`crate::search::end_cache`]).
 pub const END_TT_MIN: u32 = 12;
+
+/// The most moves of a node below [`END_TT_MIN`] empties: one for each empty.
+const CACHED_MOVES: usize = END_TT_MIN as usize - 1;
 
 /// At least this many empties: probe the children in the table before searching (ETC).
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
@@ -35,7 +40,7 @@ const _: () = assert!(END_POTENTIAL_MIN == END_TT_MIN);
 /// A parent's evaluation state and its move (square, flips) to a node, when the parent has one.
 type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;
 
-/// An endgame null-window node around `alpha` with `n` empties (more than [`SHALLOW_MAX`]).
+/// An endgame null-window node around `alpha` with `n` empties (at least [`END_TT_MIN`]).
 /// Its evaluation state, built only when ProbCut or the ordering needs one, is `parent`'s
 /// after its move when given, else built from the position.
 struct Endgame<'s, E: Evaluator> {
@@ -84,25 +89,15 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
 
     #[inline(always)]
     fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known) {
-        // From the shared table, or below its reach from this thread's cache.
         let board = &at.board;
-        if self.n >= END_TT_MIN {
-            let hash = board.table_hash();
-            let known = ctx.tt.probe(board, hash).map_or(Known::NOTHING, |d| Known {
-                bounds: d
-                    .is_usable(self.n as u8, ctx.selectivity)
-                    .then_some((lower_discs(d.lower), upper_discs(d.upper))),
-                best: d.best,
-            });
-            (hash, known)
-        } else {
-            let hit = ctx.end_cache.probe(board.player, board.opponent);
-            let known = hit.map_or(Known::NOTHING, |hit| Known {
-                bounds: Some((hit.lower, hit.upper)),
-                best: hit.best,
-            });
-            (0, known)
-        }
+        let hash = board.table_hash();
+        let known = ctx.tt.probe(board, hash).map_or(Known::NOTHING, |d| Known {
+            bounds: d
+                .is_usable(self.n as u8, ctx.selectivity)
+                .then_some((lower_discs(d.lower), upper_discs(d.upper))),
+            best: d.best,
+        });
+        (hash, known)
     }
 
     #[inline(always)]
@@ -148,10 +143,9 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
         (self.n >= SPLIT_MIN).then_some(SplitDepth::End(self.n))
     }
 
-    /// In the shared table from [`END_TT_MIN`] empties, below in the thread's cache.
     #[inline(always)]
-    fn table_depth(&self) -> Option<u32> {
-        (self.n >= END_TT_MIN).then_some(self.n)
+    fn table_depth(&self) -> u32 {
+        self.n
     }
 
     #[inline(always)]
@@ -205,11 +199,81 @@ impl<E: Evaluator> Context<'_, E> {
         n: u32,
         parent: Parent<E>,
     ) -> i32 {
-        if n > SHALLOW_MAX {
+        if n >= END_TT_MIN {
             let node = Node::scout(player, opponent, alpha);
             self.search_node(&mut Scout, Endgame::new(n, parent), node)
+        } else if n > SHALLOW_MAX {
+            self.nws_cached(player, opponent, alpha, n)
         } else {
             self.solve_last(player, opponent, alpha, n)
+        }
+    }
+
+    /// The null-window node of `n` empties below the shared table ([`SHALLOW_MAX`] < `n` <
+    /// [`END_TT_MIN`]): the steps of [`Context::search_node`] that apply there (the thread's
+    /// cache, the stability cut-off, the cache's move, then the others fastest-first), on a
+    /// move list as long as the empties.
+    fn nws_cached(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.should_stop() {
+            return alpha;
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            return if legal_moves(opponent, player) != 0 {
+                -self.nws_cached(opponent, player, -alpha - 1, n)
+            } else {
+                Board::new(player, opponent).final_score()
+            };
+        }
+        let mut hint = MoveHint::NONE;
+        if let Some(hit) = self.end_cache.probe(player, opponent) {
+            if hit.lower > alpha {
+                return hit.lower;
+            }
+            if hit.upper <= alpha {
+                return hit.upper;
+            }
+            hint = hit.best;
+        }
+        if let Some(v) = stability_cut(player, opponent, alpha, n) {
+            return v;
+        }
+        let board = Board::new(player, opponent);
+        let mut picker = MovePicker::<CACHED_MOVES>::bounded(board, moves, hint, false);
+        let mut best = i32::MIN;
+        let mut best_sq = MoveHint::NONE;
+        if let Some(c) = picker.table_move() {
+            let (np, no) = c.child(player, opponent);
+            best = -self.nws_end_child(np, no, -alpha - 1, n - 1, None);
+            best_sq = hint;
+            if best > alpha || moves == c.bit() {
+                self.store_cached(player, opponent, alpha, best, best_sq);
+                return best;
+            }
+        }
+        let first = picker.list_rest();
+        picker.order_fastest_first();
+        for i in first..picker.len() {
+            let c = picker.pick(i);
+            let (np, no) = c.child(player, opponent);
+            let v = -self.nws_end_child(np, no, -alpha - 1, n - 1, None);
+            if v > best {
+                best = v;
+                best_sq = MoveHint::square(c.sq);
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        self.store_cached(player, opponent, alpha, best, best_sq);
+        best
+    }
+
+    #[inline(always)]
+    fn store_cached(&mut self, player: u64, opponent: u64, alpha: i32, v: i32, best: MoveHint) {
+        if !self.stopped {
+            self.end_cache.store(player, opponent, alpha, v, best);
         }
     }
 

@@ -116,8 +116,8 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
     }
 
     #[inline(always)]
-    fn table_depth(&self) -> Option<u32> {
-        Some(self.depth)
+    fn table_depth(&self) -> u32 {
+        self.depth
     }
 
     #[inline(always)]

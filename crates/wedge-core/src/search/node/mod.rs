@@ -1,7 +1,7 @@
 //! The node search: one function ([`Context::search_node`]) generic over the node's kind
 //! ([`Root`], [`Pv`]: an exact value inside a window, [`Scout`]: a null window) and its phase:
-//! the midgame to a depth ([`midgame`]) or the endgame above `SHALLOW_MAX` empties
-//! ([`endgame`]). Every node has the same steps: its entry ([`Context::enter`]: count, stop,
+//! the midgame to a depth ([`midgame`]) or the endgame in the shared table ([`endgame`],
+//! which also has the lighter endgame node below the table). Every node has the same steps: its entry ([`Context::enter`]: count, stop,
 //! moves, pass), what the table knows, the phase's cut-offs, the table move, the others in the
 //! move picker's order ([`super::ordering`]), shared with idle threads at split points
 //! ([`super::parallel`]), the result stored; the kind decides which apply. Below, the
@@ -24,8 +24,8 @@ use crate::board::movegen::legal_moves;
 use crate::board::Board;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC, MAX_EIGHTHS};
 
-/// What the table or the endgame cache knows of a node: bounds (when deep and exact enough)
-/// and a move to try first.
+/// What the table knows of a node: bounds (when deep and exact enough) and a move to try
+/// first.
 #[derive(Clone, Copy)]
 pub(super) struct Known {
     bounds: Option<(i32, i32)>,
@@ -157,7 +157,7 @@ pub(super) trait Phase<E: Evaluator> {
     fn after_pass<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node) -> i32;
     /// A value found without the table or a move list, for nodes too shallow for them.
     fn shallow<K: Kind>(&self, ctx: &mut Context<'_, E>, at: Node, moves: u64) -> Option<i32>;
-    /// The table hash of the position (0 where no table is used) and what is known of it.
+    /// The table hash of the position and what the table knows of it.
     fn known(&self, ctx: &mut Context<'_, E>, at: Node) -> (u64, Known);
     /// The cut-offs tried before any move (stability, Multi-ProbCut, enhanced transposition
     /// cut-offs, which have `picker` list every move first): the value when one ends the search.
@@ -170,9 +170,8 @@ pub(super) trait Phase<E: Evaluator> {
     /// How far the moves after the first are searched, when they may be shared with idle
     /// helpers.
     fn split_depth(&self) -> Option<SplitDepth>;
-    /// The depth to store the node's result with in the shared table, or `None` to keep it
-    /// in the thread's endgame cache.
-    fn table_depth(&self) -> Option<u32>;
+    /// The depth to store the node's result with in the shared table.
+    fn table_depth(&self) -> u32;
     /// True when the node is searched to the end of the game below [`END_PROBCUT_MIN`]
     /// empties, where no pass prunes: its result is stored as exact whatever the pass that ran
     /// it, so that the exact pass after a selective one reuses its bounds.
@@ -263,33 +262,28 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             phase.known(self, at)
         };
-        // Stores the result with the search's selectivity and the nodes it took, in the table
-        // (in eighths) or the thread's cache; nothing once stopped.
+        // Stores the result in the table (in eighths) with the search's selectivity and the
+        // nodes it took; nothing once stopped.
         let table_depth = phase.table_depth();
         let exact = phase.exact_below_probcut(&board);
         let store = |ctx: &mut Self, score: i32, best: MoveHint| {
             if ctx.stopped {
                 return;
             }
-            match table_depth {
-                Some(depth) => {
-                    let to_eighths = EIGHTHS_PER_DISC / P::DISC;
-                    let result = Stored {
-                        depth: depth as u8,
-                        selectivity: if exact {
-                            NO_SELECTIVITY
-                        } else {
-                            ctx.selectivity
-                        },
-                        window: (alpha * to_eighths, beta * to_eighths),
-                        score: score * to_eighths,
-                        best,
-                        nodes: ctx.nodes - start,
-                    };
-                    ctx.tt.store(&board, hash, result);
-                }
-                None => ctx.end_cache.store(player, opponent, alpha, score, best),
-            }
+            let to_eighths = EIGHTHS_PER_DISC / P::DISC;
+            let result = Stored {
+                depth: table_depth as u8,
+                selectivity: if exact {
+                    NO_SELECTIVITY
+                } else {
+                    ctx.selectivity
+                },
+                window: (alpha * to_eighths, beta * to_eighths),
+                score: score * to_eighths,
+                best,
+                nodes: ctx.nodes - start,
+            };
+            ctx.tt.store(&board, hash, result);
         };
         if let Some((lower, upper)) = known.bounds.filter(|_| !K::PV) {
             if lower > alpha {

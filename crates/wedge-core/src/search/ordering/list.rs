@@ -44,8 +44,10 @@ impl Candidate {
 }
 
 /// The legal moves of a position with their flips, in the order they will be searched.
-pub struct MoveList {
-    items: [Candidate; MAX_MOVES],
+/// Holds at most `N` moves: [`MAX_MOVES`] for any position; fewer where the empties bound the
+/// moves (a position with `n` empties has at most `n` moves).
+pub struct MoveList<const N: usize = MAX_MOVES> {
+    items: [Candidate; N],
     len: usize,
 }
 
@@ -59,13 +61,15 @@ impl MoveList {
         list.fill(player, opponent, moves);
         list
     }
+}
 
+impl<const N: usize> MoveList<N> {
     /// A list of no moves, to be filled in place by [`MoveList::fill`] or
     /// [`MoveList::fill_without_first`].
     #[inline(always)]
-    pub fn empty() -> MoveList {
+    pub fn empty() -> MoveList<N> {
         MoveList {
-            items: [Candidate::default(); MAX_MOVES],
+            items: [Candidate::default(); N],
             len: 0,
         }
     }
@@ -183,7 +187,7 @@ mod tests {
                 m &= m - 1;
                 let mut whole = MoveList::new(p, o, moves);
                 assert!(whole.move_to_front(MoveHint::square(sq)));
-                let mut rest = MoveList::empty();
+                let mut rest: MoveList = MoveList::empty();
                 rest.fill_without_first(p, o, moves, sq);
                 let key = |c: &Candidate| (c.sq, c.flips);
                 let expected: Vec<_> = whole.as_slice()[1..].iter().map(key).collect();

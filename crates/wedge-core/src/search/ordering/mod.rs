@@ -128,8 +128,8 @@ pub trait LazyState<E: Evaluator> {
 /// ordering would then be wasted); the others follow as the node's ordering scored them, picked
 /// best first one at a time (cheap when a cut-off comes early). Built in place on the node's
 /// stack, once, with its list.
-pub struct MovePicker {
-    list: MoveList,
+pub struct MovePicker<const N: usize = MAX_MOVES> {
+    list: MoveList<N>,
     board: Board,
     moves: u64,
     tt_move: MoveHint,
@@ -144,6 +144,14 @@ impl MovePicker {
     /// `pv` at principal-variation nodes. Nothing is listed yet.
     #[inline(always)]
     pub fn new(board: Board, moves: u64, tt_move: MoveHint, pv: bool) -> MovePicker {
+        MovePicker::bounded(board, moves, tt_move, pv)
+    }
+}
+
+impl<const N: usize> MovePicker<N> {
+    /// [`MovePicker::new`] for at most `N` moves.
+    #[inline(always)]
+    pub fn bounded(board: Board, moves: u64, tt_move: MoveHint, pv: bool) -> MovePicker<N> {
         MovePicker {
             list: MoveList::empty(),
             board,
@@ -282,6 +290,15 @@ impl MovePicker {
             self.list
                 .score_endgame(board.player, board.opponent, self.tt_move, potential);
         }
+    }
+
+    /// Orders the listed moves of an endgame node below [`END_POTENTIAL_MIN`] empties by
+    /// fastest-first alone, as [`MovePicker::order_endgame`] there; the table move first.
+    #[inline(always)]
+    pub fn order_fastest_first(&mut self) {
+        let Board { player, opponent } = self.board;
+        self.list
+            .score_endgame(player, opponent, self.tt_move, false);
     }
 
     /// Scores the listed moves by [`MoveList::score_by_values`] with `sort_depth` searches of

@@ -10,7 +10,7 @@ use crate::eval::{Evaluator, EIGHTHS_PER_DISC, ORDER_SCALE};
 use crate::search::stability::corner_stable;
 use crate::search::tt::MoveHint;
 
-impl MoveList {
+impl<const N: usize> MoveList<N> {
     /// Fastest-first scores for the endgame: few replies for the opponent (corners counted
     /// twice), few potential replies (when `potential`), many of our discs made stable around
     /// the corners, odd quadrants first; the table move before all.
