@@ -3,7 +3,8 @@
 //! generic node in the shared table (stability and enhanced transposition cut-offs,
 //! Multi-ProbCut in selective solves, the move picker's endgame orders, split points from
 //! [`SPLIT_MIN`] empties); below, a lighter node in the thread's cache
-//! ([`Context::nws_cached`]: the stability cut-off, the cache's move, then fastest-first).
+//! ([`Context::nws_cached`]: the stability cut-off, the cache's move, the children the cache
+//! knows, then fastest-first).
 
 use super::{child, Kind, Known, Node, Phase, Scout, Tried};
 use crate::board::movegen::legal_moves;
@@ -22,6 +23,10 @@ pub const END_TT_MIN: u32 = 12;
 
 /// The most moves of a node below [`END_TT_MIN`] empties: one for each empty.
 const CACHED_MOVES: usize = END_TT_MIN as usize - 1;
+
+/// At least this many empties (below [`END_TT_MIN`]): the children are looked up in the
+/// thread's cache before any is searched.
+const CACHED_ETC_MIN: u32 = 8;
 
 /// At least this many empties: probe the children in the table before searching (ETC).
 pub const ETC_MIN: u32 = END_TT_MIN + 1;
@@ -203,25 +208,26 @@ impl<E: Evaluator> Context<'_, E> {
             let node = Node::scout(player, opponent, alpha);
             self.search_node(&mut Scout, Endgame::new(n, parent), node)
         } else if n > SHALLOW_MAX {
-            self.nws_cached(player, opponent, alpha, n)
+            self.nws_cached(player, opponent, legal_moves(player, opponent), alpha, n)
         } else {
             self.solve_last(player, opponent, alpha, n)
         }
     }
 
     /// The null-window node of `n` empties below the shared table ([`SHALLOW_MAX`] < `n` <
-    /// [`END_TT_MIN`]): the steps of [`Context::search_node`] that apply there (the thread's
-    /// cache, the stability cut-off, the cache's move, then the others fastest-first), on a
-    /// move list as long as the empties.
-    fn nws_cached(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+    /// [`END_TT_MIN`]), whose side to move has the legal moves `moves`: the steps of
+    /// [`Context::search_node`] that apply there (the thread's cache, the stability cut-off,
+    /// the cache's move, from [`CACHED_ETC_MIN`] empties the children the cache knows, then
+    /// the others fastest-first), on a move list as long as the empties.
+    fn nws_cached(&mut self, player: u64, opponent: u64, moves: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         if self.should_stop() {
             return alpha;
         }
-        let moves = legal_moves(player, opponent);
         if moves == 0 {
-            return if legal_moves(opponent, player) != 0 {
-                -self.nws_cached(opponent, player, -alpha - 1, n)
+            let replies = legal_moves(opponent, player);
+            return if replies != 0 {
+                -self.nws_cached(opponent, player, replies, -alpha - 1, n)
             } else {
                 Board::new(player, opponent).final_score()
             };
@@ -245,7 +251,7 @@ impl<E: Evaluator> Context<'_, E> {
         let mut best_sq = MoveHint::NONE;
         if let Some(c) = picker.table_move() {
             let (np, no) = c.child(player, opponent);
-            best = -self.nws_end_child(np, no, -alpha - 1, n - 1, None);
+            best = -self.cached_child(np, no, || legal_moves(np, no), -alpha - 1, n - 1);
             best_sq = hint;
             if best > alpha || moves == c.bit() {
                 self.store_cached(player, opponent, alpha, best, best_sq);
@@ -253,11 +259,43 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         let first = picker.list_rest();
-        picker.order_fastest_first();
+        // The moves whose children the cache knows: one worth more than alpha ends the search,
+        // those worth at most alpha are not searched.
+        let mut known_low = 0u64;
+        if n >= CACHED_ETC_MIN {
+            for c in picker.listed() {
+                let (np, no) = c.child(player, opponent);
+                let Some(hit) = self.end_cache.probe(np, no) else {
+                    continue;
+                };
+                let (at_least, at_most) = (-hit.upper, -hit.lower);
+                if at_least > alpha {
+                    let sq = MoveHint::square(c.sq);
+                    self.store_cached(player, opponent, alpha, at_least, sq);
+                    return at_least;
+                }
+                if at_most <= alpha {
+                    known_low |= c.bit();
+                    if at_most > best {
+                        best = at_most;
+                        best_sq = MoveHint::square(c.sq);
+                    }
+                }
+            }
+        }
+        // The opponent's moves after each move, which fastest-first counts and the child's
+        // node reuses, kept by the move's rank among the empties.
+        let empties = !(player | opponent);
+        let rank = |sq: u8| (empties & ((1u64 << sq) - 1)).count_ones() as usize;
+        let mut replies = [0u64; CACHED_MOVES];
+        picker.order_fastest_first(|sq, r| replies[rank(sq)] = r);
         for i in first..picker.len() {
             let c = picker.pick(i);
+            if known_low & c.bit() != 0 {
+                continue;
+            }
             let (np, no) = c.child(player, opponent);
-            let v = -self.nws_end_child(np, no, -alpha - 1, n - 1, None);
+            let v = -self.cached_child(np, no, || replies[rank(c.sq)], -alpha - 1, n - 1);
             if v > best {
                 best = v;
                 best_sq = MoveHint::square(c.sq);
@@ -268,6 +306,24 @@ impl<E: Evaluator> Context<'_, E> {
         }
         self.store_cached(player, opponent, alpha, best, best_sq);
         best
+    }
+
+    /// [`Context::nws_cached`] of a child of `n` empties, or below [`SHALLOW_MAX`] its
+    /// last-empties solve; `moves()` gives the child's legal moves.
+    #[inline(always)]
+    fn cached_child(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        moves: impl FnOnce() -> u64,
+        alpha: i32,
+        n: u32,
+    ) -> i32 {
+        if n > SHALLOW_MAX {
+            self.nws_cached(player, opponent, moves(), alpha, n)
+        } else {
+            self.solve_last(player, opponent, alpha, n)
+        }
     }
 
     #[inline(always)]

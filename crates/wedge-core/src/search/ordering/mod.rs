@@ -293,12 +293,16 @@ impl<const N: usize> MovePicker<N> {
     }
 
     /// Orders the listed moves of an endgame node below [`END_POTENTIAL_MIN`] empties by
-    /// fastest-first alone, as [`MovePicker::order_endgame`] there; the table move first.
+    /// fastest-first alone, as [`MovePicker::order_endgame`] there (the table move first),
+    /// handing each other move's square and the opponent's legal moves after it to `replies`.
     #[inline(always)]
-    pub fn order_fastest_first(&mut self) {
+    pub fn order_fastest_first(&mut self, mut replies: impl FnMut(u8, u64)) {
         let Board { player, opponent } = self.board;
         self.list
-            .score_endgame(player, opponent, self.tt_move, false);
+            .score_fastest_first(player, opponent, self.tt_move, |c, _, r| {
+                replies(c.sq, r);
+                0
+            });
     }
 
     /// Scores the listed moves by [`MoveList::score_by_values`] with `sort_depth` searches of
@@ -332,6 +336,12 @@ impl<const N: usize> MovePicker<N> {
         let Board { player, opponent } = self.board;
         self.list.fill(player, opponent, self.moves);
         self.list.score_mobility_with(player, opponent, replies);
+    }
+
+    /// The moves listed.
+    #[inline(always)]
+    pub fn listed(&self) -> &[Candidate] {
+        self.list.as_slice()
     }
 
     /// The number of moves listed.

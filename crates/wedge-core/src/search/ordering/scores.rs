@@ -68,9 +68,10 @@ impl<const N: usize> MoveList<N> {
         });
     }
 
-    /// Fastest-first without potential replies, plus `extra(candidate, child, replies)`.
+    /// Fastest-first without potential replies, plus `extra(candidate, child, replies)` for
+    /// each move but the table move.
     #[inline(always)]
-    fn score_fastest_first(
+    pub fn score_fastest_first(
         &mut self,
         player: u64,
         opponent: u64,
