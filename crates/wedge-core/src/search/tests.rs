@@ -187,6 +187,29 @@ fn exact_solves_match_negamax() {
     }
 }
 
+/// Null-window solves of 8 to 13 empties by one context, whose endgame cache keeps its bounds
+/// from one search to the next (as a thread's does, so that the cached tier's enhanced
+/// transposition cut-offs meet bounds from earlier windows and positions), agree with negamax
+/// around every alpha from -64 to 64 in steps of 4 and around the true value.
+#[test]
+fn solves_through_a_kept_endgame_cache_match_negamax() {
+    let probe = Probe::new();
+    let mut ctx = Context::new(&probe.tt, &Heuristic, &probe.stop);
+    let mut searched = 0;
+    for n in 8..=13u32 {
+        for b in positions(400 + n as u64, n, 6) {
+            let t = exact(&b, -64, 64);
+            let alphas = (-64..64).step_by(4).chain([t - 1, t]);
+            for alpha in alphas.filter(|a| (-64..64).contains(a)) {
+                let v = ctx.nws_end(b.player, b.opponent, alpha, n);
+                assert_fail_soft(v, t, (alpha, alpha + 1), "nws_end, kept cache", &b);
+                searched += 1;
+            }
+        }
+    }
+    assert!(searched > 1000, "{searched}");
+}
+
 /// Midgame searches of depth 1 to 5 with selectivity off (the one-ply and shallow null-window
 /// searches, the table, the ordering searches) agree with a depth-limited negamax on the
 /// static evaluation, in every window, with a fresh table and with one kept over the

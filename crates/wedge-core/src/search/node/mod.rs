@@ -1,16 +1,16 @@
 //! The node search: one function ([`Context::search_node`]) generic over the node's kind
 //! ([`Root`], [`Pv`]: an exact value inside a window, [`Scout`]: a null window) and its phase:
 //! the midgame to a depth ([`midgame`]) or the endgame in the shared table ([`endgame`],
-//! which also has the lighter endgame node below the table). Every node has the same steps: its entry ([`Context::enter`]: count, stop,
-//! moves, pass), what the table knows, the phase's cut-offs, the table move, the others in the
-//! move picker's order ([`super::ordering`]), shared with idle threads at split points
-//! ([`super::parallel`]), the result stored; the kind decides which apply. Below, the
-//! last-empties solvers ([`super::last_moves`]). Scores are fail-soft disc differences for the
-//! side to move: in eighths of a disc in the midgame, in whole discs in the endgame (where the
-//! midgame reaches the endgame, a window converts down and a value back up); exact in the
-//! endgame except in the selective passes of a solve (selectivity above 0), whose table
-//! entries carry that selectivity (never used as exact bounds). The table holds eighths in
-//! both phases.
+//! which also has the lighter endgame node below the table). Every node has the same steps:
+//! its entry ([`Context::enter`]: count, stop, moves, pass), what the table knows, the phase's
+//! cut-offs, the table move, the others in the move picker's order ([`super::ordering`]),
+//! shared with idle threads at split points ([`super::parallel`]), the result stored; the kind
+//! decides which apply. Below, the last-empties solvers ([`super::last_moves`]). Scores are
+//! fail-soft disc differences for the side to move: in eighths of a disc in the midgame, in
+//! whole discs in the endgame (where the midgame reaches the endgame, a window converts down
+//! and a value back up); exact in the endgame except in the selective passes of a solve
+//! (selectivity above 0), whose table entries carry that selectivity (never used as exact
+//! bounds). The table holds eighths in both phases.
 
 mod endgame;
 pub(super) mod midgame;
