@@ -152,6 +152,10 @@ impl<const N: usize> MovePicker<N> {
     /// [`MovePicker::new`] for at most `N` moves.
     #[inline(always)]
     pub fn bounded(board: Board, moves: u64, tt_move: MoveHint, pv: bool) -> MovePicker<N> {
+        debug_assert!(
+            moves.count_ones() as usize <= N,
+            "{moves:#x}: more than {N} moves"
+        );
         MovePicker {
             list: MoveList::empty(),
             board,
