@@ -12,7 +12,7 @@ use crate::board::Board;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC};
 use crate::search::context::Context;
 use crate::search::last_moves::SHALLOW_MAX;
-use crate::search::ordering::{Candidate, LazyState, MovePicker, END_POTENTIAL_MIN, MAX_MOVES};
+use crate::search::ordering::{Candidate, LazyState, MovePicker, MAX_MOVES};
 use crate::search::parallel::pool::SplitDepth;
 use crate::search::stability::stability_cut;
 use crate::search::tt::{MoveHint, NO_SELECTIVITY};
@@ -39,8 +39,6 @@ pub const END_PROBCUT_MIN: u32 = 15;
 // The endgame cache keeps every result below the shared table as exact: no node there may
 // be cut by ProbCut.
 const _: () = assert!(END_PROBCUT_MIN >= END_TT_MIN);
-// Fastest-first counts the potential replies in the shared table's tier.
-const _: () = assert!(END_POTENTIAL_MIN == END_TT_MIN);
 
 /// A parent's evaluation state and its move (square, flips) to a node, when the parent has one.
 type Parent<'s, E> = Option<(&'s <E as Evaluator>::State, u8, u64)>;

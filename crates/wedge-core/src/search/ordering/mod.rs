@@ -34,10 +34,6 @@ pub const END_SORT_SEARCH_MIN: u32 = 18;
 /// child's static evaluation.
 pub const END_EVAL_ORDER_MIN: u32 = 12;
 
-/// At least this many empties: fastest-first also counts the opponent's potential replies
-/// (the endgame's tier in the shared table).
-pub const END_POTENTIAL_MIN: u32 = 12;
-
 /// The endgame ordering searches' window reaches this many discs below alpha (and
 /// [`END_SORT_ABOVE`] above).
 pub const END_SORT_BELOW: i32 = 16;
@@ -240,8 +236,7 @@ impl<const N: usize> MovePicker<N> {
     ) {
         let Board { player, opponent } = self.board;
         if self.pv && depth >= self.board.empty_count() {
-            self.list
-                .score_endgame(player, opponent, self.tt_move, true);
+            self.list.score_endgame(player, opponent, self.tt_move);
         } else if depth >= SORT_SEARCH_MIN_DEPTH {
             let window = if self.pv {
                 (-MAX_EIGHTHS, MAX_EIGHTHS)
@@ -266,8 +261,8 @@ impl<const N: usize> MovePicker<N> {
     /// of the children ([`end_sort_depth`]) within [`END_SORT_BELOW`] discs below alpha and
     /// [`END_SORT_ABOVE`] above; from [`END_EVAL_ORDER_MIN`] by fastest-first plus the
     /// children's evaluations (unless two moves or fewer); below, by fastest-first alone,
-    /// counting the opponent's potential replies from [`END_POTENTIAL_MIN`]. The table move
-    /// first. `lazy_state` gives the node's evaluation state when needed.
+    /// counting the opponent's potential replies. The table move first. `lazy_state` gives
+    /// the node's evaluation state when needed.
     #[inline(always)]
     pub fn order_endgame<E: Evaluator>(
         &mut self,
@@ -290,15 +285,14 @@ impl<const N: usize> MovePicker<N> {
             self.list
                 .score_endgame_with_evaluations(player, opponent, self.tt_move, eval, state);
         } else {
-            let potential = n >= END_POTENTIAL_MIN;
             self.list
-                .score_endgame(board.player, board.opponent, self.tt_move, potential);
+                .score_endgame(board.player, board.opponent, self.tt_move);
         }
     }
 
-    /// Orders the listed moves of an endgame node below [`END_POTENTIAL_MIN`] empties by
-    /// fastest-first alone, as [`MovePicker::order_endgame`] there (the table move first),
-    /// handing each other move's square and the opponent's legal moves after it to `replies`.
+    /// Orders the listed moves of an endgame node below the shared table by fastest-first
+    /// without potential replies (the table move first), handing each other move's square and
+    /// the opponent's legal moves after it to `replies`.
     #[inline(always)]
     pub fn order_fastest_first(&mut self, mut replies: impl FnMut(u8, u64)) {
         let Board { player, opponent } = self.board;

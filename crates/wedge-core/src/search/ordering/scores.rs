@@ -12,27 +12,16 @@ use crate::search::tt::MoveHint;
 
 impl<const N: usize> MoveList<N> {
     /// Fastest-first scores for the endgame: few replies for the opponent (corners counted
-    /// twice), few potential replies (when `potential`), many of our discs made stable around
-    /// the corners, odd quadrants first; the table move before all.
+    /// twice), few potential replies, many of our discs made stable around the corners, odd
+    /// quadrants first; the table move before all.
     #[inline]
-    pub fn score_endgame(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        tt_move: MoveHint,
-        potential: bool,
-    ) {
-        if potential {
-            self.score_endgame_with(player, opponent, tt_move, |_, _, _, _| 0);
-        } else {
-            self.score_fastest_first(player, opponent, tt_move, |_, _, _| 0);
-        }
+    pub fn score_endgame(&mut self, player: u64, opponent: u64, tt_move: MoveHint) {
+        self.score_endgame_with(player, opponent, tt_move, |_, _, _, _| 0);
     }
 
-    /// [`MoveList::score_endgame`] with potential replies, plus `extra(candidate, child,
-    /// replies, potential replies)` for each move but the table move: the child position
-    /// (opponent to move) and the opponent's legal and potential moves there, which an
-    /// evaluation of the child can reuse.
+    /// [`MoveList::score_endgame`] plus `extra(candidate, child, replies, potential replies)`
+    /// for each move but the table move: the child position (opponent to move) and the
+    /// opponent's legal and potential moves there, which an evaluation of the child can reuse.
     #[inline(always)]
     pub fn score_endgame_with(
         &mut self,
