@@ -1,9 +1,9 @@
 //! Exact solving of the last empties, without the table or a move list. From 5 to
-//! [`SHALLOW_MAX`] empties: parity order over the empties, flips computed directly. The last 1
-//! to 4: no move generation (a square is tried only when it touches an opponent disc),
-//! quadrant-parity order, and the final empty scored by counting the flips without making the
-//! move; three empties and more also try the stability cut-off. All are null-window (fail-soft)
-//! searches around `alpha`.
+//! [`SHALLOW_MAX`] empties: lone empties then parity order over the empties, flips computed
+//! directly. The last 1 to 4: no move generation (a square is tried only when it touches an
+//! opponent disc), lone empties then quadrant parity, and the final empty scored by counting
+//! the flips without making the move; three empties and more also try the stability cut-off.
+//! All are null-window (fail-soft) searches around `alpha`.
 
 use super::context::Context;
 use super::ordering::{last_two, parity_groups, parity_order};
@@ -110,8 +110,8 @@ impl<E: Evaluator> Context<'_, E> {
         }
     }
 
-    /// 5 to [`SHALLOW_MAX`] empties: parity order over the empties (corners first within each
-    /// parity), flips computed directly.
+    /// 5 to [`SHALLOW_MAX`] empties: the groups of [`parity_groups`] (lone empties, then odd
+    /// quadrants' corners and other squares, then the rest), flips computed directly.
     fn solve_shallow(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         if let Some(v) = stability_cut(player, opponent, alpha, n) {

@@ -1,9 +1,10 @@
 //! The ordering scores of moves: fastest-first (the opponent's replies, corners counted twice,
-//! and potential replies, discs made stable around the corners, quadrant parity, square
-//! classes), mobility, and shallow-search values with mobility beside them; their weights.
+//! and potential replies, discs made stable around the corners, lone empties and quadrant
+//! parity, square classes), mobility, and shallow-search values with mobility beside them;
+//! their weights.
 
 use super::list::{Candidate, MoveList};
-use super::squares::odd_quadrants;
+use super::squares::{lone_empties, odd_quadrants};
 use crate::board::movegen::{legal_moves, potential_moves};
 use crate::board::{Board, CORNERS};
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC, ORDER_SCALE};
@@ -67,7 +68,8 @@ impl<const N: usize> MoveList<N> {
         tt_move: MoveHint,
         mut extra: impl FnMut(&Candidate, (u64, u64), u64) -> i32,
     ) {
-        let odd = odd_quadrants(!(player | opponent));
+        let empties = !(player | opponent);
+        let (odd, lone) = (odd_quadrants(empties), lone_empties(empties));
         for c in self.as_mut_slice() {
             if tt_move.is(c.sq) {
                 c.score = 1 << 30;
@@ -76,9 +78,10 @@ impl<const N: usize> MoveList<N> {
             let (np, no) = c.child(player, opponent);
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
-            let parity = (odd & c.bit() != 0) as i32;
+            let parity = (odd & c.bit() != 0) as i32 * PARITY_WEIGHT
+                + (lone & c.bit() != 0) as i32 * LONE_EMPTY_WEIGHT;
             c.score = -mobility * REPLY_WEIGHT
-                + parity * 16
+                + parity
                 + SQUARE_BONUS[c.sq as usize]
                 + corner_stable(no).count_ones() as i32 * CORNER_STABILITY_WEIGHT
                 + extra(c, (np, no), replies);
@@ -177,6 +180,12 @@ pub const REPLY_WEIGHT: i32 = 64;
 /// Fastest-first's score taken off per potential reply of the opponent (an empty square next
 /// to one of our discs), against [`REPLY_WEIGHT`] per reply.
 pub const POTENTIAL_REPLY_WEIGHT: i32 = 16;
+
+/// Fastest-first's score for a move in a quadrant with an odd number of empties.
+pub const PARITY_WEIGHT: i32 = 8;
+
+/// Fastest-first's score for a move on a lone empty ([`super::squares::lone_empties`]).
+pub const LONE_EMPTY_WEIGHT: i32 = 32;
 
 /// Fastest-first's score per disc of ours on or beside a corner we hold after the move.
 pub const CORNER_STABILITY_WEIGHT: i32 = 16;

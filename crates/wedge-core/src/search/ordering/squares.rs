@@ -1,6 +1,6 @@
-//! Orders of squares that need no move list: quadrant parity (the last empties' order and a
-//! term of fastest-first), the groups the shallow endgame tier and a node one ply from the
-//! horizon try their squares in.
+//! Orders of squares that need no move list: quadrant parity and lone empties (the last
+//! empties' order and terms of fastest-first), the groups the shallow endgame tier and a node
+//! one ply from the horizon try their squares in.
 
 use crate::board::{quadrant_parities, CORNERS, C_SQUARES, X_SQUARES};
 
@@ -12,31 +12,47 @@ pub fn odd_quadrants(empties: u64) -> u64 {
     quadrant_parities(empties).wrapping_mul(0x0F0F_0F0F)
 }
 
-/// The `N` lowest empties in parity order: those of odd quadrants first, each group in
-/// square order. Branch-free: the odd group and the even group are one 128-bit set (the
-/// even group in the high half) whose lowest bits are taken one by one.
+/// The empties with no empty neighbour (holes of one square): whoever plays there takes the
+/// region's last move.
+#[inline(always)]
+pub fn lone_empties(empties: u64) -> u64 {
+    const NOT_COL_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_COL_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let beside = ((empties << 1) & NOT_COL_A) | ((empties >> 1) & NOT_COL_H);
+    let row = empties | beside;
+    empties & !(beside | row << 8 | row >> 8)
+}
+
+/// The `N` lowest empties in the last empties' order: lone empties first, then those of odd
+/// quadrants, then the others, each group in square order.
 #[inline(always)]
 pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
-    let odd = odd_quadrants(empties);
-    let mut set = u128::from(empties & odd) | u128::from(empties & !odd) << 64;
+    let lone = lone_empties(empties);
+    let odd = odd_quadrants(empties) & !lone;
     let mut out = [0usize; N];
-    for sq in out.iter_mut() {
-        *sq = (set.trailing_zeros() & 63) as usize;
-        set &= set.wrapping_sub(1);
+    let mut i = 0;
+    for group in [empties & lone, empties & odd, empties & !(odd | lone)] {
+        let mut m = group;
+        while m != 0 && i < N {
+            out[i] = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i += 1;
+        }
     }
     out
 }
 
-/// The empties of the shallow endgame tier in the groups it tries them: odd quadrants first,
-/// corners first within each parity, each group in square order.
+/// The empties of the shallow endgame tier in the groups it tries them: lone empties first,
+/// then those of odd quadrants (corners first), then the others; each group in square order.
 #[inline(always)]
 pub fn parity_groups(empties: u64) -> [u64; 4] {
-    let odd = odd_quadrants(empties);
+    let lone = lone_empties(empties);
+    let odd = odd_quadrants(empties) & !lone;
     [
+        empties & lone,
         empties & odd & CORNERS,
         empties & odd & !CORNERS,
-        empties & !odd & CORNERS,
-        empties & !odd & !CORNERS,
+        empties & !(odd | lone),
     ]
 }
 
@@ -103,17 +119,54 @@ mod tests {
         }
     }
 
-    /// The empties of `e`, those of odd quadrants first, each group ascending.
+    /// Whether the empty `sq` of `e` has no empty neighbour, by walking its eight neighbours.
+    fn walked_lone(e: u64, sq: usize) -> bool {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        (-1..=1).all(|dr| {
+            (-1..=1).all(|dc| {
+                let (nc, nr) = (c + dc, r + dr);
+                (dc == 0 && dr == 0)
+                    || !(0..8).contains(&nc)
+                    || !(0..8).contains(&nr)
+                    || e & (1u64 << (nr * 8 + nc)) == 0
+            })
+        })
+    }
+
+    /// The empties of `e`: lone ones first, then those of odd quadrants, then the others, each
+    /// group ascending.
     fn sorted_by_parity(e: u64) -> Vec<usize> {
         let odd = odd_quadrants(e);
         let mut squares: Vec<usize> = (0..64).filter(|&s| e & (1 << s) != 0).collect();
-        squares.sort_by_key(|&s| odd & (1 << s) == 0);
+        squares.sort_by_key(|&s| match walked_lone(e, s) {
+            true => 0,
+            false if odd & (1 << s) != 0 => 1,
+            false => 2,
+        });
         squares
     }
 
-    /// Parity order holds the empties once each, odd quadrants' first, each group ascending.
+    /// Lone empties against a walk over each empty's neighbours, on sparse and dense sets.
     #[test]
-    fn parity_order_puts_odd_quadrants_first() {
+    fn lone_empties_match_a_walk() {
+        let mut rng = Rng::new(6);
+        for k in 0..20_000 {
+            let e = match k % 3 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                _ => rng.next_u64() & rng.next_u64() & rng.next_u64() & rng.next_u64(),
+            };
+            let walked = (0..64)
+                .filter(|&s| e & (1 << s) != 0 && walked_lone(e, s))
+                .fold(0u64, |m, s| m | 1 << s);
+            assert_eq!(lone_empties(e), walked, "{e:#x}");
+        }
+    }
+
+    /// The last empties' order holds the empties once each: lone ones first, then those of
+    /// odd quadrants, each group ascending.
+    #[test]
+    fn parity_order_puts_lone_empties_then_odd_quadrants_first() {
         let mut rng = Rng::new(9);
         for _ in 0..10_000 {
             let mut e = 0u64;
