@@ -146,6 +146,31 @@ mod tests {
         squares
     }
 
+    /// The shallow tier's groups split the empties: lone ones, then odd quadrants' corners,
+    /// then their other squares, then the rest.
+    #[test]
+    fn parity_groups_put_lone_empties_then_odd_corners_then_odd_quadrants_first() {
+        let mut rng = Rng::new(12);
+        for _ in 0..10_000 {
+            let (mut e, want) = (0u64, 5 + rng.below(8) as u32);
+            while e.count_ones() < want {
+                e |= 1 << rng.below(64);
+            }
+            let odd = odd_quadrants(e);
+            let mut expected = [0u64; 4];
+            for s in (0..64).filter(|&s| e & (1 << s) != 0) {
+                let group = match walked_lone(e, s) {
+                    true => 0,
+                    false if odd & (1 << s) != 0 && CORNERS & (1 << s) != 0 => 1,
+                    false if odd & (1 << s) != 0 => 2,
+                    false => 3,
+                };
+                expected[group] |= 1 << s;
+            }
+            assert_eq!(parity_groups(e), expected, "{e:#x}");
+        }
+    }
+
     /// Lone empties against a walk over each empty's neighbours, on sparse and dense sets.
     #[test]
     fn lone_empties_match_a_walk() {
