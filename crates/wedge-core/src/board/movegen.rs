@@ -40,20 +40,25 @@ fn fill_pair(player: u64, jump: u64, shift: u32) -> u64 {
 /// Empty squares next to at least one opponent disc ("potential mobility"), portable.
 #[inline]
 pub(crate) fn potential_moves(player: u64, opponent: u64) -> u64 {
+    adjacent(opponent) & !(player | opponent)
+}
+
+/// The squares next to at least one square of `set` in any of the eight directions.
+#[inline(always)]
+pub(crate) fn adjacent(set: u64) -> u64 {
     const NOT_COL_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const NOT_COL_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
     // Sources that move one column east may not sit on column h, west ones not on column a.
-    let east = opponent & NOT_COL_H;
-    let west = opponent & NOT_COL_A;
-    let near = (east << 1)
+    let east = set & NOT_COL_H;
+    let west = set & NOT_COL_A;
+    (east << 1)
         | (west >> 1)
-        | (opponent << 8)
-        | (opponent >> 8)
+        | (set << 8)
+        | (set >> 8)
         | (west << 7)
         | (east >> 7)
         | (east << 9)
-        | (west >> 9);
-    near & !(player | opponent)
+        | (west >> 9)
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]

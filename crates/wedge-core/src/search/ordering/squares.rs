@@ -2,6 +2,7 @@
 //! empties' order and terms of fastest-first), the groups the shallow endgame tier and a node
 //! one ply from the horizon try their squares in.
 
+use crate::board::movegen::adjacent;
 use crate::board::{quadrant_parities, CORNERS, C_SQUARES, X_SQUARES};
 
 /// Union of the quadrants (a1-d4, e1-h4, a5-d8, e5-h8) holding an odd number of empties.
@@ -16,11 +17,7 @@ pub fn odd_quadrants(empties: u64) -> u64 {
 /// region's last move.
 #[inline(always)]
 pub fn lone_empties(empties: u64) -> u64 {
-    const NOT_COL_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_COL_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let beside = ((empties << 1) & NOT_COL_A) | ((empties >> 1) & NOT_COL_H);
-    let row = empties | beside;
-    empties & !(beside | row << 8 | row >> 8)
+    empties & !adjacent(empties)
 }
 
 /// The `N` lowest empties in the last empties' order: lone empties first, then those of odd
@@ -31,7 +28,7 @@ pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
     let odd = odd_quadrants(empties) & !lone;
     let mut out = [0usize; N];
     let mut i = 0;
-    for group in [empties & lone, empties & odd, empties & !(odd | lone)] {
+    for group in [lone, empties & odd, empties & !(odd | lone)] {
         let mut m = group;
         while m != 0 && i < N {
             out[i] = m.trailing_zeros() as usize;
@@ -49,7 +46,7 @@ pub fn parity_groups(empties: u64) -> [u64; 4] {
     let lone = lone_empties(empties);
     let odd = odd_quadrants(empties) & !lone;
     [
-        empties & lone,
+        lone,
         empties & odd & CORNERS,
         empties & odd & !CORNERS,
         empties & !(odd | lone),
@@ -81,6 +78,7 @@ pub fn square_class_groups(moves: u64) -> [u64; 4] {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+    use crate::search::last_moves::NEIGHBOURS;
 
     /// The four quadrants' squares: a1-d4, e1-h4, a5-d8, e5-h8.
     const QUADRANT_MASKS: [u64; 4] = [
@@ -119,18 +117,10 @@ mod tests {
         }
     }
 
-    /// Whether the empty `sq` of `e` has no empty neighbour, by walking its eight neighbours.
+    /// Whether the empty `sq` of `e` has no empty neighbour, by the table of each square's
+    /// neighbours (built by walking them).
     fn walked_lone(e: u64, sq: usize) -> bool {
-        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        (-1..=1).all(|dr| {
-            (-1..=1).all(|dc| {
-                let (nc, nr) = (c + dc, r + dr);
-                (dc == 0 && dr == 0)
-                    || !(0..8).contains(&nc)
-                    || !(0..8).contains(&nr)
-                    || e & (1u64 << (nr * 8 + nc)) == 0
-            })
-        })
+        NEIGHBOURS[sq] & e == 0
     }
 
     /// The empties of `e`: lone ones first, then those of odd quadrants, then the others, each
