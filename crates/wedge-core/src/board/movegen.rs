@@ -43,6 +43,31 @@ pub(crate) fn potential_moves(player: u64, opponent: u64) -> u64 {
     adjacent(opponent) & !(player | opponent)
 }
 
+/// Squares adjacent to each square.
+pub static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
 /// The squares next to at least one square of `set` in any of the eight directions.
 #[inline(always)]
 pub(crate) fn adjacent(set: u64) -> u64 {

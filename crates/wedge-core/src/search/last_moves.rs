@@ -10,36 +10,12 @@ use super::ordering::{last_two, parity_groups, parity_order};
 use super::stability::stability_cut;
 use crate::board::flip::{flips, last_flip_count};
 use crate::board::movegen::legal_moves;
+use crate::board::movegen::NEIGHBOURS;
 use crate::board::Board;
 use crate::eval::Evaluator;
 
 /// At most this many empties: the shallow tier (no table, no move list, parity order).
 pub const SHALLOW_MAX: u32 = 5;
-
-/// Squares adjacent to each square.
-pub static NEIGHBOURS: [u64; 64] = build_neighbours();
-
-const fn build_neighbours() -> [u64; 64] {
-    let mut t = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut dc = -1;
-            while dc <= 1 {
-                let (nc, nr) = (c + dc, r + dr);
-                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
-                    t[sq] |= 1u64 << (nr * 8 + nc);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
-        sq += 1;
-    }
-    t
-}
 
 /// Flips of `player` on `sq`, skipping the flip kernel when no opponent disc is adjacent.
 #[inline(always)]

@@ -77,8 +77,8 @@ pub fn square_class_groups(moves: u64) -> [u64; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::movegen::NEIGHBOURS;
     use crate::rng::Rng;
-    use crate::search::last_moves::NEIGHBOURS;
 
     /// The four quadrants' squares: a1-d4, e1-h4, a5-d8, e5-h8.
     const QUADRANT_MASKS: [u64; 4] = [
