@@ -328,8 +328,11 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let mut a = alpha;
         for i in first..picker.len() {
+            // Young brothers wait for one move (the table move, or the first listed) searched
+            // without a cut-off.
             if let Some(depth) = phase.split_depth() {
-                if i >= 1 && picker.len() - i >= 2 && self.can_split() {
+                let searched_one = i >= 1 || best != i32::MIN;
+                if searched_one && picker.len() - i >= 2 && self.can_split() {
                     let rest = picker.rest_best_first(i);
                     let shared = if K::ROOT {
                         self.split_root(kind, &phase, at, depth, rest, i, a)
