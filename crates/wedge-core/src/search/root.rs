@@ -120,7 +120,7 @@ pub fn iterate<E: Evaluator>(
         }
         let guess = last.as_ref().map(|r| r.score.eighths());
         ctx.selectivity = step.selectivity;
-        let before = ctx.nodes;
+        let before = all_nodes(ctx);
         let score = search_iteration(ctx, board, &mut roots, step.depth, step.mode, guess);
         let Some(score) = score else {
             break;
@@ -137,13 +137,14 @@ pub fn iterate<E: Evaluator>(
             break;
         }
         reached_end |= to_end;
-        budget.finished(&step, n, ctx.nodes - before);
+        let nodes = all_nodes(ctx) - before;
+        budget.finished(&step, n, nodes);
         tracing::debug!(
             "depth {} at {} % ({:?}): {} nodes, {:.3} s",
             step.depth,
             Selectivity(step.selectivity).percent(),
             step.mode,
-            ctx.nodes - before,
+            nodes,
             budget.last_secs.unwrap_or(0.0)
         );
     }
@@ -151,6 +152,16 @@ pub fn iterate<E: Evaluator>(
         // Stopped before the first iteration finished: the best-ordered move, unscored.
         make_report(ctx, board, &roots, 0, None, 0, start)
     })
+}
+
+/// The nodes every thread of the search has counted so far: the main thread's and those its
+/// helpers counted in the split points they left (the iteration budget's speeds and hardness
+/// are of the whole search, as the typical nodes of a pass are one thread's whole search).
+fn all_nodes<E: Evaluator>(ctx: &Context<'_, E>) -> u64 {
+    ctx.nodes
+        + ctx.pool.map_or(0, |p| {
+            p.helper_nodes.load(std::sync::atomic::Ordering::Relaxed)
+        })
 }
 
 /// How long the best move has stayed the same over the finished iterations: on a clock (or a
