@@ -68,22 +68,15 @@ const fn build_neighbours() -> [u64; 64] {
     t
 }
 
-/// The squares next to at least one square of `set` in any of the eight directions.
+/// The squares next to at least one square of `set` in any of the eight directions: the
+/// horizontal neighbours, then the rows above and below of the set with them.
 #[inline(always)]
 pub(crate) fn adjacent(set: u64) -> u64 {
     const NOT_COL_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const NOT_COL_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    // Sources that move one column east may not sit on column h, west ones not on column a.
-    let east = set & NOT_COL_H;
-    let west = set & NOT_COL_A;
-    (east << 1)
-        | (west >> 1)
-        | (set << 8)
-        | (set >> 8)
-        | (west << 7)
-        | (east >> 7)
-        | (east << 9)
-        | (west >> 9)
+    let beside = ((set << 1) & NOT_COL_A) | ((set >> 1) & NOT_COL_H);
+    let row = set | beside;
+    beside | row << 8 | row >> 8
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
