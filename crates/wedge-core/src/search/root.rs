@@ -24,6 +24,8 @@ pub struct Report {
     pub score: Score,
     pub best: Move,
     pub pv: Vec<Move>,
+    /// The nodes of every thread and the time since the search began, when the report was
+    /// made (the search's result: at its end).
     pub nodes: u64,
     pub millis: u64,
 }
@@ -46,7 +48,8 @@ const SOLVE_TT_MIN_DEPTH: u32 = 4;
 const ASPIRATION: i32 = 4 * EIGHTHS_PER_DISC;
 
 /// Runs the iterations asked by `limits` on `board`, calling `report` after each completed
-/// one. Returns the last report (the best move of a position without moves is `Move::Pass`).
+/// one. Returns the last report with the whole search's nodes and time (the best move of a
+/// position without moves is `Move::Pass`).
 pub fn iterate<E: Evaluator>(
     ctx: &mut Context<'_, E>,
     board: &Board,
@@ -148,15 +151,20 @@ pub fn iterate<E: Evaluator>(
             budget.last_secs.unwrap_or(0.0)
         );
     }
-    last.unwrap_or_else(|| {
+    let mut r = last.unwrap_or_else(|| {
         // Stopped before the first iteration finished: the best-ordered move, unscored.
         make_report(ctx, board, &roots, 0, None, 0, start)
-    })
+    });
+    // The whole search's nodes and time, an iteration cut short by a stop included.
+    r.nodes = all_nodes(ctx);
+    r.millis = start.elapsed().as_millis() as u64;
+    r
 }
 
 /// The nodes every thread of the search has counted so far: the main thread's and those its
-/// helpers counted in the split points they left (the iteration budget's speeds and hardness
-/// are of the whole search, as the typical nodes of a pass are one thread's whole search).
+/// helpers counted in the split points they left. The reports give them, and the iteration
+/// budget's speeds and hardness are of the whole search (the typical nodes of a pass are one
+/// thread's whole search).
 fn all_nodes<E: Evaluator>(ctx: &Context<'_, E>) -> u64 {
     ctx.nodes
         + ctx.pool.map_or(0, |p| {
@@ -514,7 +522,7 @@ fn make_report<E: Evaluator>(
         score: Score::from_eighths(score),
         best,
         pv: principal_variation(ctx, board, best, depth),
-        nodes: ctx.nodes,
+        nodes: all_nodes(ctx),
         millis: start.elapsed().as_millis() as u64,
     }
 }
@@ -611,7 +619,7 @@ fn no_move_report<E: Evaluator>(
         score: Score::from_eighths(score),
         best,
         pv: vec![best],
-        nodes: ctx.nodes,
+        nodes: all_nodes(ctx),
         millis: start.elapsed().as_millis() as u64,
     };
     report(&r);

@@ -144,7 +144,7 @@ impl<E: Evaluator> Searcher<E> {
                 .with_deadline(deadline.hard)
                 .with_book(book, board.empty_count())
         };
-        let mut result = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             for index in 1..=helpers {
                 let pool = &pool;
                 scope.spawn(move || parallel::help(index, pool, context().with_pool(pool)));
@@ -164,9 +164,7 @@ impl<E: Evaluator> Searcher<E> {
                 }
             }
             r
-        });
-        result.nodes += pool.helper_nodes.load(Ordering::Relaxed);
-        result
+        })
     }
 }
 

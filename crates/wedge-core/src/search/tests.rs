@@ -341,3 +341,33 @@ fn two_thread_iterations_match_negamax() {
         }
     }
 }
+
+/// A search's result counts the whole search: on one thread its nodes and time are those of
+/// the last iteration's report once every iteration finished; on two threads (helpers' nodes
+/// included) the reports' nodes and times never go down and the result is at least the last.
+#[test]
+fn the_result_counts_every_threads_nodes() {
+    use super::{Limits, Report, Searcher};
+    use std::sync::Arc;
+    let stop = AtomicBool::new(false);
+    for threads in [1, 2] {
+        let searcher = Searcher::new(Arc::new(Heuristic), 16, threads);
+        for b in positions(41, 36, 3) {
+            searcher.clear();
+            let mut reports: Vec<(u64, u64)> = Vec::new();
+            let mut seen = |r: &Report| reports.push((r.nodes, r.millis));
+            let r = searcher.search(&b, &Limits::depth(7), &stop, &mut seen);
+            let last = *reports.last().expect("an iteration reported");
+            assert!(reports
+                .windows(2)
+                .all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1));
+            assert!(
+                r.nodes >= last.0 && r.millis >= last.1,
+                "{threads} threads\n{b}"
+            );
+            if threads == 1 {
+                assert_eq!(r.nodes, last.0, "one thread\n{b}");
+            }
+        }
+    }
+}

@@ -216,7 +216,8 @@ impl<E: Evaluator> Context<'_, E> {
     /// [`END_TT_MIN`]), whose side to move has the legal moves `moves`: the steps of
     /// [`Context::search_node`] that apply there (the thread's cache, the stability cut-off,
     /// the cache's move, from [`CACHED_ETC_MIN`] empties the children the cache knows, then
-    /// the others fastest-first), on a move list as long as the empties.
+    /// the others fastest-first, a move leaving one reply or none searched as soon as the
+    /// ordering meets it), on a move list as long as the empties.
     fn nws_cached(&mut self, player: u64, opponent: u64, moves: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         if self.should_stop() {
@@ -286,7 +287,26 @@ impl<E: Evaluator> Context<'_, E> {
         let empties = !(player | opponent);
         let rank = |sq: u8| (empties & ((1u64 << sq) - 1)).count_ones() as usize;
         let mut replies = [0u64; CACHED_MOVES];
-        picker.order_fastest_first(|sq, r| replies[rank(sq)] = r);
+        // A move leaving the opponent one reply or none is searched as soon as it is met.
+        let skip = known_low;
+        let cut = picker.order_fastest_first(
+            skip,
+            |sq, r| replies[rank(sq)] = r,
+            |c, r| {
+                let (np, no) = c.child(player, opponent);
+                let v = -self.cached_child(np, no, || r, -alpha - 1, n - 1);
+                known_low |= c.bit();
+                if v > best {
+                    best = v;
+                    best_sq = MoveHint::square(c.sq);
+                }
+                v > alpha
+            },
+        );
+        if cut {
+            self.store_cached(player, opponent, alpha, best, best_sq);
+            return best;
+        }
         for i in first..picker.len() {
             let c = picker.pick(i);
             if known_low & c.bit() != 0 {

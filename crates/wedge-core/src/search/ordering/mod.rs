@@ -290,17 +290,21 @@ impl<const N: usize> MovePicker<N> {
         }
     }
 
-    /// Orders the listed moves of an endgame node below the shared table by fastest-first
-    /// without potential replies (the table move first), handing each other move's square and
-    /// the opponent's legal moves after it to `replies`.
+    /// Orders the listed moves of an endgame node below the shared table (the table move not
+    /// among them) by fastest-first without potential replies, searching at once a move that
+    /// leaves the opponent at most one reply ([`MoveList::score_fastest_first_searching`]:
+    /// the moves in `skip` last, `now` searches, and true is a cut-off), handing each other
+    /// move's square and the opponent's legal moves after it to `replies`.
     #[inline(always)]
-    pub fn order_fastest_first(&mut self, mut replies: impl FnMut(u8, u64)) {
+    pub fn order_fastest_first(
+        &mut self,
+        skip: u64,
+        replies: impl FnMut(u8, u64),
+        now: impl FnMut(&Candidate, u64) -> bool,
+    ) -> bool {
         let Board { player, opponent } = self.board;
         self.list
-            .score_fastest_first(player, opponent, self.tt_move, |c, _, r| {
-                replies(c.sq, r);
-                0
-            });
+            .score_fastest_first_searching(player, opponent, skip, replies, now)
     }
 
     /// Scores the listed moves by [`MoveList::score_by_values`] with `sort_depth` searches of

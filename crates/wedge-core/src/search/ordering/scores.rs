@@ -78,14 +78,45 @@ impl<const N: usize> MoveList<N> {
             let (np, no) = c.child(player, opponent);
             let replies = legal_moves(np, no);
             let mobility = weighted_mobility(replies);
-            let parity = (odd & c.bit() != 0) as i32 * PARITY_WEIGHT
-                + (lone & c.bit() != 0) as i32 * LONE_EMPTY_WEIGHT;
-            c.score = -mobility * REPLY_WEIGHT
-                + parity
-                + SQUARE_BONUS[c.sq as usize]
-                + corner_stable(no).count_ones() as i32 * CORNER_STABILITY_WEIGHT
-                + extra(c, (np, no), replies);
+            c.score = fastest_first(c, no, mobility, odd, lone) + extra(c, (np, no), replies);
         }
+    }
+
+    /// [`MoveList::score_fastest_first`] with no extra term, for a list without the table move,
+    /// except that the moves in `skip` are scored last without their replies, and a move that
+    /// leaves the opponent at most [`AT_ONCE_REPLIES`] replies (corners twice), which would
+    /// come first or nearly, goes to `now` with them as soon as it is met, before the moves
+    /// after it are scored; it is scored last. True when `now` returned true (a cut-off), which
+    /// ends the scoring. `replies` gets every other scored move's square and replies.
+    #[inline(always)]
+    pub fn score_fastest_first_searching(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        skip: u64,
+        mut replies: impl FnMut(u8, u64),
+        mut now: impl FnMut(&Candidate, u64) -> bool,
+    ) -> bool {
+        let empties = !(player | opponent);
+        let (odd, lone) = (odd_quadrants(empties), lone_empties(empties));
+        for c in self.as_mut_slice() {
+            c.score = i32::MIN;
+            if skip & c.bit() != 0 {
+                continue;
+            }
+            let (np, no) = c.child(player, opponent);
+            let r = legal_moves(np, no);
+            let mobility = weighted_mobility(r);
+            if mobility <= AT_ONCE_REPLIES {
+                if now(c, r) {
+                    return true;
+                }
+                continue;
+            }
+            replies(c.sq, r);
+            c.score = fastest_first(c, no, mobility, odd, lone);
+        }
+        false
     }
 
     /// Puts the table move (if any) first.
@@ -186,6 +217,23 @@ pub const PARITY_WEIGHT: i32 = 8;
 
 /// Fastest-first's score for a move on a lone empty ([`super::squares::lone_empties`]).
 pub const LONE_EMPTY_WEIGHT: i32 = 32;
+
+/// At most this many replies (corners twice) after a move below the shared table: the move is
+/// searched as soon as fastest-first meets it ([`MoveList::score_fastest_first_searching`]).
+pub const AT_ONCE_REPLIES: i32 = 1;
+
+/// Fastest-first's score of move `c`: the opponent's replies after it (`mobility`, corners
+/// twice), lone empties and odd quadrants (`lone`, `odd`), the square, and our discs after it
+/// (`ours_after`) that are stable around the corners.
+#[inline(always)]
+fn fastest_first(c: &Candidate, ours_after: u64, mobility: i32, odd: u64, lone: u64) -> i32 {
+    let parity = (odd & c.bit() != 0) as i32 * PARITY_WEIGHT
+        + (lone & c.bit() != 0) as i32 * LONE_EMPTY_WEIGHT;
+    -mobility * REPLY_WEIGHT
+        + parity
+        + SQUARE_BONUS[c.sq as usize]
+        + corner_stable(ours_after).count_ones() as i32 * CORNER_STABILITY_WEIGHT
+}
 
 /// Fastest-first's score per disc of ours on or beside a corner we hold after the move.
 pub const CORNER_STABILITY_WEIGHT: i32 = 16;
