@@ -24,9 +24,10 @@ pub struct Report {
     pub score: Score,
     pub best: Move,
     pub pv: Vec<Move>,
-    /// The nodes of every thread and the time since the search began, when the report was
-    /// made (the search's result: at its end).
+    /// Nodes of every thread since the search began, when the report was made (in the
+    /// search's result: at its end).
     pub nodes: u64,
+    /// Milliseconds since the search began, when the report was made (the same).
     pub millis: u64,
 }
 

@@ -258,9 +258,9 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         let first = picker.list_rest();
-        // The moves whose children the cache knows: one worth more than alpha ends the search,
-        // those worth at most alpha are not searched.
-        let mut known_low = 0u64;
+        // The moves not to search in the loop below: those whose children the cache knows to be
+        // worth at most alpha (one worth more ends the search), and those searched already.
+        let mut done = 0u64;
         if n >= CACHED_ETC_MIN {
             for c in picker.listed() {
                 let (np, no) = c.child(player, opponent);
@@ -274,7 +274,7 @@ impl<E: Evaluator> Context<'_, E> {
                     return at_least;
                 }
                 if at_most <= alpha {
-                    known_low |= c.bit();
+                    done |= c.bit();
                     if at_most > best {
                         best = at_most;
                         best_sq = MoveHint::square(c.sq);
@@ -288,14 +288,12 @@ impl<E: Evaluator> Context<'_, E> {
         let rank = |sq: u8| (empties & ((1u64 << sq) - 1)).count_ones() as usize;
         let mut replies = [0u64; CACHED_MOVES];
         // A move leaving the opponent one reply or none is searched as soon as it is met.
-        let skip = known_low;
         let cut = picker.order_fastest_first(
-            skip,
+            done,
             |sq, r| replies[rank(sq)] = r,
-            |c, r| {
-                let (np, no) = c.child(player, opponent);
+            |c, (np, no), r| {
                 let v = -self.cached_child(np, no, || r, -alpha - 1, n - 1);
-                known_low |= c.bit();
+                done |= c.bit();
                 if v > best {
                     best = v;
                     best_sq = MoveHint::square(c.sq);
@@ -309,7 +307,7 @@ impl<E: Evaluator> Context<'_, E> {
         }
         for i in first..picker.len() {
             let c = picker.pick(i);
-            if known_low & c.bit() != 0 {
+            if done & c.bit() != 0 {
                 continue;
             }
             let (np, no) = c.child(player, opponent);

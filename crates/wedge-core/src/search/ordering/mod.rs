@@ -291,16 +291,14 @@ impl<const N: usize> MovePicker<N> {
     }
 
     /// Orders the listed moves of an endgame node below the shared table (the table move not
-    /// among them) by fastest-first without potential replies, searching at once a move that
-    /// leaves the opponent at most one reply ([`MoveList::score_fastest_first_searching`]:
-    /// the moves in `skip` last, `now` searches, and true is a cut-off), handing each other
-    /// move's square and the opponent's legal moves after it to `replies`.
+    /// among them) by [`MoveList::score_fastest_first_searching`]: true when a move `now`
+    /// searched at once cut off.
     #[inline(always)]
     pub fn order_fastest_first(
         &mut self,
         skip: u64,
         replies: impl FnMut(u8, u64),
-        now: impl FnMut(&Candidate, u64) -> bool,
+        now: impl FnMut(&Candidate, (u64, u64), u64) -> bool,
     ) -> bool {
         let Board { player, opponent } = self.board;
         self.list

@@ -85,9 +85,10 @@ impl<const N: usize> MoveList<N> {
     /// [`MoveList::score_fastest_first`] with no extra term, for a list without the table move,
     /// except that the moves in `skip` are scored last without their replies, and a move that
     /// leaves the opponent at most [`AT_ONCE_REPLIES`] replies (corners twice), which would
-    /// come first or nearly, goes to `now` with them as soon as it is met, before the moves
-    /// after it are scored; it is scored last. True when `now` returned true (a cut-off), which
-    /// ends the scoring. `replies` gets every other scored move's square and replies.
+    /// come first or nearly, goes to `now` with its child and those replies as soon as it is
+    /// met, before the moves after it are scored; it is scored last. True when `now` returned
+    /// true (a cut-off), which ends the scoring. `replies` gets every other scored move's
+    /// square and replies.
     #[inline(always)]
     pub fn score_fastest_first_searching(
         &mut self,
@@ -95,7 +96,7 @@ impl<const N: usize> MoveList<N> {
         opponent: u64,
         skip: u64,
         mut replies: impl FnMut(u8, u64),
-        mut now: impl FnMut(&Candidate, u64) -> bool,
+        mut now: impl FnMut(&Candidate, (u64, u64), u64) -> bool,
     ) -> bool {
         let empties = !(player | opponent);
         let (odd, lone) = (odd_quadrants(empties), lone_empties(empties));
@@ -108,7 +109,7 @@ impl<const N: usize> MoveList<N> {
             let r = legal_moves(np, no);
             let mobility = weighted_mobility(r);
             if mobility <= AT_ONCE_REPLIES {
-                if now(c, r) {
+                if now(c, (np, no), r) {
                     return true;
                 }
                 continue;
