@@ -12,7 +12,7 @@ use crate::board::Board;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC};
 use crate::search::context::Context;
 use crate::search::last_moves::SHALLOW_MAX;
-use crate::search::ordering::{Candidate, LazyState, MovePicker, MAX_MOVES};
+use crate::search::ordering::{Candidate, LazyState, MovePicker, MAX_MOVES, SETTLED};
 use crate::search::parallel::pool::SplitDepth;
 use crate::search::stability::stability_cut;
 use crate::search::tt::{MoveHint, NO_SELECTIVITY};
@@ -258,9 +258,9 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         let first = picker.list_rest();
-        // The moves not to search in the loop below: those whose children the cache knows to be
-        // worth at most alpha (one worth more ends the search), and those searched already.
-        let mut done = 0u64;
+        // The moves whose children the cache knows: one worth more than alpha ends the search,
+        // those worth at most alpha are not searched.
+        let mut known_low = 0u64;
         if n >= CACHED_ETC_MIN {
             for c in picker.listed() {
                 let (np, no) = c.child(player, opponent);
@@ -274,7 +274,7 @@ impl<E: Evaluator> Context<'_, E> {
                     return at_least;
                 }
                 if at_most <= alpha {
-                    done |= c.bit();
+                    known_low |= c.bit();
                     if at_most > best {
                         best = at_most;
                         best_sq = MoveHint::square(c.sq);
@@ -289,11 +289,10 @@ impl<E: Evaluator> Context<'_, E> {
         let mut replies = [0u64; CACHED_MOVES];
         // A move leaving the opponent one reply or none is searched as soon as it is met.
         let cut = picker.order_fastest_first(
-            done,
+            known_low,
             |sq, r| replies[rank(sq)] = r,
             |c, (np, no), r| {
                 let v = -self.cached_child(np, no, || r, -alpha - 1, n - 1);
-                done |= c.bit();
                 if v > best {
                     best = v;
                     best_sq = MoveHint::square(c.sq);
@@ -307,8 +306,9 @@ impl<E: Evaluator> Context<'_, E> {
         }
         for i in first..picker.len() {
             let c = picker.pick(i);
-            if done & c.bit() != 0 {
-                continue;
+            // The known-low moves and those searched at once come last: none is left to search.
+            if c.score == SETTLED {
+                break;
             }
             let (np, no) = c.child(player, opponent);
             let v = -self.cached_child(np, no, || replies[rank(c.sq)], -alpha - 1, n - 1);

@@ -10,6 +10,7 @@ mod scores;
 mod squares;
 
 pub use list::{Candidate, MAX_MOVES};
+pub use scores::SETTLED;
 pub use squares::{last_two, parity_groups, parity_order, square_class_groups};
 
 use super::tt::MoveHint;

@@ -83,12 +83,12 @@ impl<const N: usize> MoveList<N> {
     }
 
     /// [`MoveList::score_fastest_first`] with no extra term, for a list without the table move,
-    /// except that the moves in `skip` are scored last without their replies, and a move that
-    /// leaves the opponent at most [`AT_ONCE_REPLIES`] replies (corners twice), which would
-    /// come first or nearly, goes to `now` with its child and those replies as soon as it is
-    /// met, before the moves after it are scored; it is scored last. True when `now` returned
-    /// true (a cut-off), which ends the scoring. `replies` gets every other scored move's
-    /// square and replies.
+    /// except that the moves in `skip` are scored [`SETTLED`] without their replies, and a move
+    /// that leaves the opponent at most [`AT_ONCE_REPLIES`] replies (corners twice), which
+    /// would come first or nearly, goes to `now` with its child and those replies as soon as
+    /// it is met, before the moves after it are scored; it is scored [`SETTLED`] too. True
+    /// when `now` returned true (a cut-off), which ends the scoring. `replies` gets every other
+    /// scored move's square and replies.
     #[inline(always)]
     pub fn score_fastest_first_searching(
         &mut self,
@@ -101,7 +101,7 @@ impl<const N: usize> MoveList<N> {
         let empties = !(player | opponent);
         let (odd, lone) = (odd_quadrants(empties), lone_empties(empties));
         for c in self.as_mut_slice() {
-            c.score = i32::MIN;
+            c.score = SETTLED;
             if skip & c.bit() != 0 {
                 continue;
             }
@@ -218,6 +218,10 @@ pub const PARITY_WEIGHT: i32 = 8;
 
 /// Fastest-first's score for a move on a lone empty ([`super::squares::lone_empties`]).
 pub const LONE_EMPTY_WEIGHT: i32 = 32;
+
+/// The score of a move that [`MoveList::score_fastest_first_searching`] leaves out (skipped,
+/// or searched already): below every other score, so such moves are picked after all others.
+pub const SETTLED: i32 = i32::MIN;
 
 /// At most this many replies (corners twice) after a move below the shared table: the move is
 /// searched as soon as fastest-first meets it ([`MoveList::score_fastest_first_searching`]).
