@@ -126,6 +126,15 @@ pub fn iterate<E: Evaluator>(
         ctx.selectivity = step.selectivity;
         let before = all_nodes(ctx);
         let score = search_iteration(ctx, board, &mut roots, step.depth, step.mode, guess);
+        if ctx.stopped {
+            tracing::debug!(
+                "depth {} at {} % ({:?}) cut short after {:.3} s",
+                step.depth,
+                Selectivity(step.selectivity).percent(),
+                step.mode,
+                budget.last_end.elapsed().as_secs_f64()
+            );
+        }
         let Some(score) = score else {
             break;
         };
