@@ -109,10 +109,7 @@ pub fn iterate<E: Evaluator>(
             }
             if timed && !budget.fits(&step, n, hard_deadline) {
                 tracing::debug!(
-                    "skip depth {} at {} % ({:?}): predicted {:.2} s",
-                    step.depth,
-                    Selectivity(step.selectivity).percent(),
-                    step.mode,
+                    "skip {step}: predicted {:.2} s",
                     budget.predicted_secs(&step, n).unwrap_or(0.0)
                 );
                 if to_end {
@@ -128,10 +125,7 @@ pub fn iterate<E: Evaluator>(
         let score = search_iteration(ctx, board, &mut roots, step.depth, step.mode, guess);
         if ctx.stopped {
             tracing::debug!(
-                "depth {} at {} % ({:?}) cut short after {:.3} s",
-                step.depth,
-                Selectivity(step.selectivity).percent(),
-                step.mode,
+                "{step} cut short after {:.3} s",
                 budget.last_end.elapsed().as_secs_f64()
             );
         }
@@ -153,10 +147,7 @@ pub fn iterate<E: Evaluator>(
         let nodes = all_nodes(ctx) - before;
         budget.finished(&step, n, nodes);
         tracing::debug!(
-            "depth {} at {} % ({:?}): {} nodes, {:.3} s",
-            step.depth,
-            Selectivity(step.selectivity).percent(),
-            step.mode,
+            "{step}: {} nodes, {:.3} s",
             nodes,
             budget.last_secs.unwrap_or(0.0)
         );
@@ -227,6 +218,14 @@ struct Step {
     depth: u32,
     mode: Option<SolveMode>,
     selectivity: u8,
+}
+
+/// As the debug log names an iteration: `depth 32 at 87 % (None)`.
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let percent = Selectivity(self.selectivity).percent();
+        write!(f, "depth {} at {} % ({:?})", self.depth, percent, self.mode)
+    }
 }
 
 impl Step {
@@ -720,6 +719,15 @@ mod tests {
             })
             .collect();
         assert_eq!(schedule(&Limits::timed(clock, 6), 40), capped);
+    }
+
+    #[test]
+    fn a_step_is_named_in_the_log_by_depth_selectivity_and_mode() {
+        assert_eq!(pass(32, None, 4).to_string(), "depth 32 at 87 % (None)");
+        assert_eq!(
+            pass(24, Some(SolveMode::Exact), NO_SELECTIVITY).to_string(),
+            "depth 24 at 100 % (Some(Exact))"
+        );
     }
 
     #[test]
