@@ -6,19 +6,25 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Deep depths that may be cut (shallower nodes are cheap enough to search).
+/// Deep depths whose probe is a shallow search (from the table's nodes on).
 pub const MIN_DEPTH: u32 = 3;
+/// Deep depths that may be cut: below [`MIN_DEPTH`], nodes of depth 1 and 2 probe with the
+/// static evaluation (the shallow depth 0; `docs/tuning.md`, "Session 82").
+pub const MIN_FIT_DEPTH: u32 = 1;
 /// Deepest depth the fitting tool measures by default.
 pub const MAX_FIT_DEPTH: u32 = 14;
 /// Game stages by number of empties: 0 = 45+, 1 = 35-44, 2 = 25-34, 3 = fewer.
 pub const STAGES: usize = 4;
 
 /// The shallow depth paired with a deep depth (parity kept, about a quarter of the depth
-/// plus its parity, as in Buro's and Edax's schedules). Endgame probes (deep = the empties)
-/// use it too (the shallow searches' errors against exact scores: `docs/tuning.md`, "Session
-/// 68").
+/// plus its parity, as in Buro's and Edax's schedules; the static evaluation below
+/// [`MIN_DEPTH`]). Endgame probes (deep = the empties) use it too (the shallow searches'
+/// errors against exact scores: `docs/tuning.md`, "Session 68").
 #[inline]
 pub const fn shallow_depth(deep: u32) -> u32 {
+    if deep < MIN_DEPTH {
+        return 0;
+    }
     2 * (deep / 4) + (deep % 2)
 }
 
@@ -125,7 +131,11 @@ impl ProbCutModel {
             }
         }
         for st in 0..STAGES {
-            let fits: Vec<&Pair> = pairs.iter().filter(|p| p.stage == st).collect();
+            // The static evaluation's pairs (below `MIN_DEPTH`) are of another kind of probe.
+            let fits: Vec<&Pair> = pairs
+                .iter()
+                .filter(|p| p.stage == st && p.deep >= MIN_DEPTH)
+                .collect();
             let points: Vec<(f64, f64)> = fits.iter().map(|p| (p.deep as f64, p.sigma)).collect();
             let trend = regress(&points);
             for parity in 0..2 {
@@ -158,7 +168,7 @@ impl ProbCutModel {
     pub fn fit(evaluation: &str, samples: &[Sample], min_samples: usize) -> ProbCutModel {
         let max_depth = samples.iter().map(|s| s.values.len()).max().unwrap_or(0) as u32;
         let mut pairs = Vec::new();
-        for deep in MIN_DEPTH..max_depth {
+        for deep in MIN_FIT_DEPTH..max_depth {
             let shallow = shallow_depth(deep);
             for st in 0..STAGES {
                 let points: Vec<(f64, f64)> = samples
@@ -241,7 +251,7 @@ impl ProbCutModel {
                             })
                     };
                     let (deep, shallow, st) = (int(0)?, int(1)?, int(2)? as usize);
-                    if !(MIN_DEPTH..=60).contains(&deep) || shallow >= deep || st >= STAGES {
+                    if !(MIN_FIT_DEPTH..=60).contains(&deep) || shallow >= deep || st >= STAGES {
                         return Err(bad(n, "depths or stage out of range".into()));
                     }
                     let sigma = real(5)?;
@@ -339,6 +349,23 @@ mod tests {
         assert_eq!((far.deep, far.shallow), (21, shallow_depth(21)));
         assert!(far.sigma >= m.pair(7, 30).unwrap().sigma);
         assert!(m.pair(5, 50).is_none(), "no sample in that stage");
+        // Depths 1 and 2 are fitted against the static evaluation (depth 0) ...
+        for deep in 1..MIN_DEPTH {
+            let p = m.pair(deep, 30).expect("fitted");
+            assert_eq!((p.deep, p.shallow), (deep, 0));
+        }
+        // ... and leave the extrapolation of the deeper pairs as it was without them.
+        let deeper: Vec<Pair> = m
+            .pairs()
+            .iter()
+            .copied()
+            .filter(|p| p.deep >= MIN_DEPTH)
+            .collect();
+        let without = ProbCutModel::from_pairs("test".into(), deeper);
+        assert!(without.pair(2, 30).is_none());
+        for deep in MIN_DEPTH..=60 {
+            assert_eq!(without.pair(deep, 30), m.pair(deep, 30), "depth {deep}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::board::flip::flips;
 use crate::board::Board;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC};
 use crate::search::context::{BookAnswer, Context};
+use crate::search::limits::Selectivity;
 use crate::search::ordering::{square_class_groups, MovePicker};
 use crate::search::parallel::pool::SplitDepth;
 use crate::search::probcut;
@@ -328,7 +329,8 @@ impl<E: Evaluator> Context<'_, E> {
         self.evaluate(player, opponent, state)
     }
 
-    /// Shallow null-window search (depth 1-2): no table, mobility order.
+    /// Shallow null-window search (depth 1-2): no table, Multi-ProbCut against the static
+    /// evaluation at a selective level, mobility order.
     fn nws_shallow(
         &mut self,
         board: &Board,
@@ -338,6 +340,11 @@ impl<E: Evaluator> Context<'_, E> {
         moves: u64,
     ) -> i32 {
         let (player, opponent) = (board.player, board.opponent);
+        if self.selectivity > NO_SELECTIVITY && depth < probcut::MIN_DEPTH {
+            if let Some(v) = self.static_probcut(board, state, alpha, depth) {
+                return v;
+            }
+        }
         if depth == 1 {
             return self.nws_one_ply(player, opponent, state, alpha, moves);
         }
@@ -360,6 +367,32 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         best
+    }
+
+    /// Multi-ProbCut at depth 1 or 2 with the static evaluation as the shallow search.
+    #[inline(always)]
+    fn static_probcut(
+        &mut self,
+        board: &Board,
+        state: &E::State,
+        alpha: i32,
+        depth: u32,
+    ) -> Option<i32> {
+        let pair = self.probcut.pair(depth, board.empty_count())?;
+        if pair.slope < 0.25 {
+            return None;
+        }
+        let eighths = EIGHTHS_PER_DISC as f64;
+        let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma * eighths;
+        let predicted = pair.slope * self.evaluate(board.player, board.opponent, state) as f64
+            + pair.bias * eighths;
+        if predicted - margin >= (alpha + 1) as f64 {
+            Some(alpha + 1)
+        } else if predicted + margin <= alpha as f64 {
+            Some(alpha)
+        } else {
+            None
+        }
     }
 
     /// Null-window search one ply deep: the children's evaluations in the groups of
