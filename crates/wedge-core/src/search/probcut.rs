@@ -6,6 +6,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::eval::EIGHTHS_PER_DISC;
+use crate::search::limits::Selectivity;
+
 /// Deep depths whose probe is a shallow search (from the table's nodes on).
 pub const MIN_DEPTH: u32 = 3;
 /// Deep depths that may be cut: below [`MIN_DEPTH`], nodes of depth 1 and 2 probe with the
@@ -51,6 +54,21 @@ pub struct Pair {
     pub bias: f64,
     pub sigma: f64,
     pub samples: u32,
+}
+
+impl Pair {
+    /// The pair as a cut at the selective `level` (see [`Selectivity::T`]): its margin and bias
+    /// in eighths, or `None` where the shallow value predicts too little of the deep one (a
+    /// slope under a quarter) to cut on.
+    #[inline(always)]
+    pub fn cut(&self, level: u8) -> Option<(f64, f64)> {
+        if self.slope < 0.25 {
+            return None;
+        }
+        let eighths = EIGHTHS_PER_DISC as f64;
+        let margin = Selectivity::T[level.min(5) as usize] * self.sigma * eighths;
+        Some((margin, self.bias * eighths))
+    }
 }
 
 /// All fitted pairs, with the name of the evaluation they were measured with.

@@ -11,7 +11,6 @@ use crate::board::flip::flips;
 use crate::board::Board;
 use crate::eval::{Evaluator, EIGHTHS_PER_DISC};
 use crate::search::context::{BookAnswer, Context};
-use crate::search::limits::Selectivity;
 use crate::search::ordering::{square_class_groups, MovePicker};
 use crate::search::parallel::pool::SplitDepth;
 use crate::search::probcut;
@@ -379,13 +378,9 @@ impl<E: Evaluator> Context<'_, E> {
         depth: u32,
     ) -> Option<i32> {
         let pair = self.probcut.pair(depth, board.empty_count())?;
-        if pair.slope < 0.25 {
-            return None;
-        }
-        let eighths = EIGHTHS_PER_DISC as f64;
-        let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma * eighths;
-        let predicted = pair.slope * self.evaluate(board.player, board.opponent, state) as f64
-            + pair.bias * eighths;
+        let (margin, bias) = pair.cut(self.selectivity)?;
+        let predicted =
+            pair.slope * self.evaluate(board.player, board.opponent, state) as f64 + bias;
         if predicted - margin >= (alpha + 1) as f64 {
             Some(alpha + 1)
         } else if predicted + margin <= alpha as f64 {

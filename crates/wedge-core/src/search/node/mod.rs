@@ -16,7 +16,6 @@ mod endgame;
 pub(super) mod midgame;
 
 use super::context::Context;
-use super::limits::Selectivity;
 use super::ordering::{Candidate, MovePicker, OrderingSearch, RootMove, UNSCORED};
 use super::parallel::pool::SplitDepth;
 use super::tt::{MoveHint, Stored, NO_SELECTIVITY};
@@ -394,13 +393,8 @@ impl<E: Evaluator> Context<'_, E> {
     ) -> Option<i32> {
         let (player, opponent) = (board.player, board.opponent);
         let pair = self.probcut.pair(depth, n)?;
-        if pair.slope < 0.25 {
-            return None;
-        }
-        let eighths = EIGHTHS_PER_DISC as f64;
+        let (margin, bias) = pair.cut(self.selectivity)?;
         let to_eighths = EIGHTHS_PER_DISC / disc;
-        let margin = Selectivity::T[self.selectivity.min(5) as usize] * pair.sigma * eighths;
-        let bias = pair.bias * eighths;
         let inside = |v: i32| v > -MAX_EIGHTHS && v < MAX_EIGHTHS;
         // Fail high: the deep value is very likely above alpha (at least alpha + 1 unit).
         let above = ((alpha + 1) * to_eighths) as f64;
