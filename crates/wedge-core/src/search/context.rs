@@ -3,7 +3,7 @@
 //! methods on it.
 
 use super::end_cache::EndCache;
-use super::ordering::SORT_WINDOW;
+use super::ordering::MidgameOrdering;
 use super::parallel::pool::{SplitPoint, SplitPool};
 use super::probcut::ProbCutModel;
 use super::tt::{MoveHint, TranspositionTable};
@@ -34,9 +34,8 @@ pub struct Context<'a, E: Evaluator> {
     /// Multi-ProbCut error model, and the level in use (0 = no pruning).
     pub probcut: &'a ProbCutModel,
     pub selectivity: u8,
-    /// Half-width around alpha of the ordering searches at midgame null-window nodes (see
-    /// [`SORT_WINDOW`]), in discs; 64 = full window.
-    pub ordering_window: i32,
+    /// How the midgame orders its moves: in play, or in a solve.
+    pub midgame_ordering: MidgameOrdering,
     /// Midgame null-window nodes of less depth skip the table (see
     /// [`TT_MIN_DEPTH`]).
     pub tt_min_depth: u32,
@@ -86,7 +85,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
             eval,
             probcut: NO_PROBCUT.get_or_init(ProbCutModel::empty),
             selectivity: 0,
-            ordering_window: SORT_WINDOW,
+            midgame_ordering: MidgameOrdering::Play,
             tt_min_depth: TT_MIN_DEPTH,
             stop,
             search_stop: stop,

@@ -4,7 +4,7 @@
 use super::context::{Context, TT_MIN_DEPTH};
 use super::limits::{Deadline, Limits, Selectivity, SolveMode, TimeControl};
 use super::node::Root;
-use super::ordering::{midgame_sort_window, reorder_roots, root_moves, RootMove};
+use super::ordering::{reorder_roots, root_moves, MidgameOrdering, RootMove};
 use super::score::Score;
 use super::tt::NO_SELECTIVITY;
 use crate::board::{Board, Move, Square};
@@ -78,7 +78,7 @@ pub fn iterate<E: Evaluator>(
     let solving = schedule
         .iter()
         .any(|step| step.mode.is_some() || step.reaches_end(n));
-    ctx.ordering_window = midgame_sort_window(solving);
+    ctx.midgame_ordering = MidgameOrdering::new(solving);
     ctx.tt_min_depth = if solving {
         SOLVE_TT_MIN_DEPTH
     } else {

@@ -16,7 +16,7 @@ mod endgame;
 pub(super) mod midgame;
 
 use super::context::Context;
-use super::ordering::{Candidate, MovePicker, OrderingSearch, RootMove, UNSCORED};
+use super::ordering::{Candidate, MidgameOrdering, MovePicker, OrderingSearch, RootMove, UNSCORED};
 use super::parallel::pool::SplitDepth;
 use super::tt::{MoveHint, Stored, NO_SELECTIVITY};
 use crate::board::movegen::legal_moves;
@@ -437,8 +437,8 @@ impl<E: Evaluator> OrderingSearch<E> for Context<'_, E> {
     }
 
     #[inline(always)]
-    fn sort_window_discs(&self) -> i32 {
-        self.ordering_window
+    fn midgame_ordering(&self) -> MidgameOrdering {
+        self.midgame_ordering
     }
 
     /// Midgame null-window nodes below the table's depth skip it.

@@ -41,17 +41,55 @@ pub const END_SORT_BELOW: i32 = 16;
 /// See [`END_SORT_BELOW`].
 pub const END_SORT_ABOVE: i32 = 2;
 
-/// The half-width in discs of the ordering searches' window at midgame null-window nodes:
-/// [`SORT_WINDOW`], or a full window in the midgame searches of a solve (`solving`), whose
-/// table moves guide the solve.
-#[inline]
-pub fn midgame_sort_window(solving: bool) -> i32 {
-    if solving {
-        SOLVE_SORT_WINDOW
-    } else {
-        SORT_WINDOW
+/// How the midgame orders its moves: in play, or in the midgame searches of a solve, whose
+/// table moves guide the solve (ordering searches in a full window, and deeper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MidgameOrdering {
+    Play,
+    Solve,
+}
+
+impl MidgameOrdering {
+    /// The ordering of a search that solves (`solving`) or only plays.
+    #[inline]
+    pub fn new(solving: bool) -> MidgameOrdering {
+        if solving {
+            MidgameOrdering::Solve
+        } else {
+            MidgameOrdering::Play
+        }
+    }
+
+    /// The half-width in discs of the ordering searches' window at null-window nodes:
+    /// [`SORT_WINDOW`] in play, a full window in a solve.
+    #[inline(always)]
+    pub fn window_discs(self) -> i32 {
+        match self {
+            MidgameOrdering::Play => SORT_WINDOW,
+            MidgameOrdering::Solve => SOLVE_SORT_WINDOW,
+        }
+    }
+
+    /// The depth of the ordering searches at a node of depth `depth` (from
+    /// [`SORT_SEARCH_MIN_DEPTH`]): how many of the node depths in [`PLAY_SORT_DEPTHS`] or
+    /// [`SOLVE_SORT_DEPTHS`] it reaches.
+    #[inline(always)]
+    pub fn sort_depth(self, depth: u32) -> u32 {
+        let from = match self {
+            MidgameOrdering::Play => &PLAY_SORT_DEPTHS,
+            MidgameOrdering::Solve => &SOLVE_SORT_DEPTHS,
+        };
+        from.iter().filter(|&&d| depth >= d).count() as u32
     }
 }
+
+/// In play, the node depths from which the ordering searches go 1, 2 and 3 plies deep: 1 at
+/// depths 10-12, 3 from 13 (none 2). Shallower than a solve's: a play node's own search is
+/// cheaper (Multi-ProbCut down to depth 1) while the ordering searches, in a window, are not
+/// (`docs/tuning.md`, "Session 83").
+pub const PLAY_SORT_DEPTHS: [u32; 3] = [10, 13, 13];
+/// The same in the midgame searches of a solve: 1 at depths 6-8, 2 at 9-12, 3 from 13.
+pub const SOLVE_SORT_DEPTHS: [u32; 3] = [6, 9, 13];
 
 /// The window (in eighths) of the ordering searches at a null-window node around `alpha`
 /// (eighths), reaching `below` discs below alpha and `above` discs above alpha + 1.
@@ -60,17 +98,6 @@ pub fn sort_window(alpha: i32, below: i32, above: i32) -> (i32, i32) {
     let low = alpha - below * EIGHTHS_PER_DISC;
     let high = alpha + 1 + above * EIGHTHS_PER_DISC;
     (low.max(-MAX_EIGHTHS), high.min(MAX_EIGHTHS))
-}
-
-/// Depth of the ordering searches at a midgame node of depth `depth`.
-#[inline(always)]
-pub fn sort_depth_for(depth: u32) -> u32 {
-    match depth {
-        0..=5 => 0,
-        6..=8 => 1,
-        9..=12 => 2,
-        _ => 3,
-    }
 }
 
 /// Depth of the ordering searches at an endgame node of `n` empties (at least
@@ -93,9 +120,8 @@ fn eighths_alpha(alpha: i32) -> i32 {
 pub trait OrderingSearch<E: Evaluator> {
     /// The search's evaluation.
     fn eval(&self) -> &E;
-    /// Half-width in discs of the ordering searches' window at midgame null-window nodes
-    /// ([`midgame_sort_window`]).
-    fn sort_window_discs(&self) -> i32;
+    /// How the midgame orders its moves.
+    fn midgame_ordering(&self) -> MidgameOrdering;
     /// True when the children of a midgame node searched `depth` plies probe the table.
     fn children_probe_table(&self, depth: u32) -> bool;
     /// Asks for the table buckets of the children of `board` by `children`.
@@ -224,8 +250,8 @@ impl<const N: usize> MovePicker<N> {
     /// `state`, null window around `alpha` unless a principal-variation node): a
     /// principal-variation node that reaches the end of the game fastest-first as the
     /// endgame; from [`SORT_SEARCH_MIN_DEPTH`] plies by shallow searches of the children
-    /// ([`sort_depth_for`]), in the full window at principal-variation nodes, else within
-    /// [`OrderingSearch::sort_window_discs`] around alpha; below, by mobility. The table move
+    /// ([`MidgameOrdering::sort_depth`]), in the full window at principal-variation nodes,
+    /// else within [`MidgameOrdering::window_discs`] around alpha; below, by mobility. The table move
     /// first.
     #[inline(always)]
     pub fn order_midgame<E: Evaluator>(
@@ -242,7 +268,7 @@ impl<const N: usize> MovePicker<N> {
             let window = if self.pv {
                 (-MAX_EIGHTHS, MAX_EIGHTHS)
             } else {
-                let discs = search.sort_window_discs();
+                let discs = search.midgame_ordering().window_discs();
                 sort_window(alpha, discs, discs)
             };
             // The children that will probe the table have their buckets asked for now, to be
@@ -250,7 +276,8 @@ impl<const N: usize> MovePicker<N> {
             if search.children_probe_table(depth) {
                 search.prefetch(&self.board, self.list.as_slice());
             }
-            self.score_by_search(search, state, sort_depth_for(depth), window);
+            let sort_depth = search.midgame_ordering().sort_depth(depth);
+            self.score_by_search(search, state, sort_depth, window);
         } else {
             self.list.score_mobility(player, opponent);
             self.list.boost(self.tt_move);
@@ -409,4 +436,27 @@ pub fn mobility_order(board: &Board) -> Vec<Square> {
     (0..list.len())
         .map(|i| Square::from_index(list.pick(i).sq as u32))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MidgameOrdering;
+
+    #[test]
+    fn the_ordering_searches_depth_by_node_depth() {
+        let by_depth = |o: MidgameOrdering| (4..=16).map(|d| o.sort_depth(d)).collect::<Vec<_>>();
+        assert_eq!(
+            by_depth(MidgameOrdering::Play),
+            [0, 0, 0, 0, 0, 0, 1, 1, 1, 3, 3, 3, 3]
+        );
+        assert_eq!(
+            by_depth(MidgameOrdering::Solve),
+            [0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+        );
+        assert_eq!(MidgameOrdering::new(true).window_discs(), 64);
+        assert_eq!(
+            MidgameOrdering::new(false).window_discs(),
+            super::SORT_WINDOW
+        );
+    }
 }

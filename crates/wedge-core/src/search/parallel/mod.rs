@@ -42,7 +42,7 @@ impl<E: Evaluator> Waiting for Context<'_, E> {
             .with_book_from(self);
         ctx.pool = self.pool;
         ctx.selectivity = sp.node.selectivity;
-        ctx.ordering_window = sp.node.ordering_window;
+        ctx.midgame_ordering = sp.node.midgame_ordering;
         ctx.tt_min_depth = sp.node.tt_min_depth;
         ctx.split_parent = Some(sp.clone());
         if ctx.search_split(sp) {
@@ -207,7 +207,7 @@ impl<E: Evaluator> Context<'_, E> {
             depth,
             alpha,
             selectivity: self.selectivity,
-            ordering_window: self.ordering_window,
+            midgame_ordering: self.midgame_ordering,
             tt_min_depth: self.tt_min_depth,
         };
         let sp = Arc::new(SplitPoint::new(node, self.split_parent.clone(), rest));

@@ -7,7 +7,7 @@
 //! by one ([`Governor`]) and come back when cores are idle again.
 
 use crate::search::load::{self, Governor, LoadSample};
-use crate::search::ordering::Candidate;
+use crate::search::ordering::{Candidate, MidgameOrdering};
 use crate::search::tt::MoveHint;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -32,8 +32,8 @@ pub struct SplitNode {
     pub alpha: i32,
     /// Multi-ProbCut level of the owner's search.
     pub selectivity: u8,
-    /// The owner's ordering window (`Context::ordering_window`).
-    pub ordering_window: i32,
+    /// The owner's midgame ordering (`Context::midgame_ordering`).
+    pub midgame_ordering: MidgameOrdering,
     /// The owner's least table depth (`Context::tt_min_depth`).
     pub tt_min_depth: u32,
 }
@@ -405,7 +405,7 @@ mod tests {
             depth: SplitDepth::End(20),
             alpha: 0,
             selectivity: 0,
-            ordering_window: 64,
+            midgame_ordering: MidgameOrdering::Solve,
             tt_min_depth: 3,
         };
         Arc::new(SplitPoint::new(
