@@ -440,7 +440,7 @@ pub fn mobility_order(board: &Board) -> Vec<Square> {
 
 #[cfg(test)]
 mod tests {
-    use super::MidgameOrdering;
+    use crate::search::ordering::{MidgameOrdering, SORT_WINDOW};
 
     #[test]
     fn the_ordering_searches_depth_by_node_depth() {
@@ -454,9 +454,6 @@ mod tests {
             [0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
         );
         assert_eq!(MidgameOrdering::new(true).window_discs(), 64);
-        assert_eq!(
-            MidgameOrdering::new(false).window_discs(),
-            super::SORT_WINDOW
-        );
+        assert_eq!(MidgameOrdering::new(false).window_discs(), SORT_WINDOW);
     }
 }
