@@ -50,13 +50,16 @@ const ASPIRATION: i32 = 4 * EIGHTHS_PER_DISC;
 
 /// Runs the iterations asked by `limits` on `board`, calling `report` after each completed
 /// one. Returns the last report with the whole search's nodes and time (the best move of a
-/// position without moves is `Move::Pass`).
+/// position without moves is `Move::Pass`). `speeds` are those measured by the searches
+/// before (on a clock, they predict the passes of a search too short to time its own), and
+/// this search's measures are added to them.
 pub fn iterate<E: Evaluator>(
     ctx: &mut Context<'_, E>,
     board: &Board,
     limits: &Limits,
     deadline: Deadline,
     start: Instant,
+    speeds: &mut MeasuredSpeeds,
     report: &mut dyn FnMut(&Report),
 ) -> Report {
     let Deadline {
@@ -86,7 +89,7 @@ pub fn iterate<E: Evaluator>(
     };
     let timed = limits.time != TimeControl::Infinite;
     let mut last: Option<Report> = None;
-    let mut budget = IterationBudget::new(start);
+    let mut budget = IterationBudget::new(start, *speeds);
     // On a clock: a pass to the end that cannot finish in time is skipped with the surer ones
     // after it, and the midgame goes on deeper instead; once a pass reached the end, no
     // midgame iteration replaces its result.
@@ -152,6 +155,7 @@ pub fn iterate<E: Evaluator>(
             budget.last_secs.unwrap_or(0.0)
         );
     }
+    *speeds = budget.speeds();
     let mut r = last.unwrap_or_else(|| {
         // Stopped before the first iteration finished: the best-ordered move, unscored.
         make_report(ctx, board, &roots, 0, None, 0, start)
@@ -315,6 +319,17 @@ fn schedule(limits: &Limits, n: u32) -> Vec<Step> {
 /// [`Selectivity::PERCENT`]: 73, 87 and 95 %).
 const TIMED_SOLVE_PASSES: &[u8] = &[5, 4, 3];
 
+/// The speeds of the searches before, on this machine: a search whose own iterations are
+/// too short to time (the table knew the position from the move before) predicts its passes
+/// from them, not from a few milliseconds spent mostly outside the nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MeasuredSpeeds {
+    /// Nodes per second of midgame iterations of at least [`RATE_NODES`] together.
+    pub midgame: Option<f64>,
+    /// Nodes per second of the last pass to the end long enough to time.
+    pub pass: Option<f64>,
+}
+
 /// Predicts whether the next iteration ends before the hard deadline, from the time the
 /// finished ones took: an iteration that cannot finish is not started, and its time stays on
 /// the clock for the next moves.
@@ -335,6 +350,8 @@ struct IterationBudget {
     /// Nodes per second of the last pass to the end long enough to time whose hardness was
     /// above the floor.
     pass_rate: Option<f64>,
+    /// The speeds of the searches before.
+    earlier: MeasuredSpeeds,
 }
 
 /// The least hardness a pass to the end gives the next: a pass the table had answered
@@ -347,9 +364,15 @@ const UNTIMED_SECS: f64 = 1e-3;
 /// The least midgame speed the budget assumes, in nodes per second.
 const MIN_MIDGAME_RATE: f64 = 1e6;
 
+/// Midgame iterations of at least this many nodes together give a speed that outweighs the
+/// searches' before: fewer, which the table mostly answered, time the iterations' own
+/// overhead more than their nodes.
+const RATE_NODES: f64 = 2e5;
+
 impl IterationBudget {
-    fn new(start: Instant) -> IterationBudget {
+    fn new(start: Instant, earlier: MeasuredSpeeds) -> IterationBudget {
         IterationBudget {
+            earlier,
             last_end: start,
             last_secs: None,
             before_last_secs: None,
@@ -385,13 +408,32 @@ impl IterationBudget {
         }
     }
 
-    /// Nodes per second of this search's midgame iterations, at least [`MIN_MIDGAME_RATE`]
-    /// (also before they took long enough to time).
+    /// Nodes per second of this search's midgame iterations once they reached
+    /// [`RATE_NODES`], else the searches' before when known; at least [`MIN_MIDGAME_RATE`]
+    /// (also before anything took long enough to time).
     fn midgame_rate(&self) -> f64 {
-        if self.midgame_secs > UNTIMED_SECS {
-            (self.midgame_nodes / self.midgame_secs).max(MIN_MIDGAME_RATE)
-        } else {
-            MIN_MIDGAME_RATE
+        let own = (self.midgame_nodes / self.midgame_secs).max(MIN_MIDGAME_RATE);
+        match self.earlier.midgame {
+            _ if self.measured_midgame() => own,
+            Some(earlier) => earlier,
+            None if self.midgame_secs > UNTIMED_SECS => own,
+            None => MIN_MIDGAME_RATE,
+        }
+    }
+
+    /// True once this search's midgame iterations give a speed of their own.
+    fn measured_midgame(&self) -> bool {
+        self.midgame_nodes >= RATE_NODES && self.midgame_secs > UNTIMED_SECS
+    }
+
+    /// The speeds to hand to the next search: this one's where it measured them.
+    fn speeds(&self) -> MeasuredSpeeds {
+        MeasuredSpeeds {
+            midgame: self
+                .measured_midgame()
+                .then(|| self.midgame_rate())
+                .or(self.earlier.midgame),
+            pass: self.pass_rate.or(self.earlier.pass),
         }
     }
 
@@ -420,10 +462,12 @@ impl IterationBudget {
             last * growth
         } else {
             // A pass to the end: the typical nodes of its kind, scaled by how much harder
-            // than typical the last pass was, at the last timed pass's speed (without one,
-            // the midgame's, faster by most endgame nodes needing no evaluation).
+            // than typical the last pass was, at the last timed pass's speed (this search's,
+            // else the searches' before; without one, the midgame's, faster by most endgame
+            // nodes needing no evaluation).
             let rate = self
                 .pass_rate
+                .or(self.earlier.pass)
                 .unwrap_or_else(|| ENDGAME_SPEEDUP * self.midgame_rate());
             typical_pass_nodes(step, n) * self.pass_hardness.unwrap_or(1.0) / rate
         })
@@ -750,8 +794,54 @@ mod tests {
     }
 
     #[test]
+    fn a_search_too_short_to_time_predicts_its_passes_at_the_speeds_before() {
+        let first = pass(22, None, 5);
+        let exact = pass(22, Some(SolveMode::Exact), 0);
+        // The searches before measured 20 M midgame nodes/s and passes at 40 M.
+        let earlier = MeasuredSpeeds {
+            midgame: Some(2e7),
+            pass: Some(4e7),
+        };
+        let mut budget = IterationBudget::new(Instant::now(), earlier);
+        // The table answers the midgame iterations: 5 ms for 10,000 nodes, mostly their own
+        // overhead (2 M nodes/s), too short to outweigh the speeds before.
+        budget.record(&pass(14, None, 4), 22, 0.005, 10_000);
+        let expected = typical_pass_nodes(&first, 22) / 4e7;
+        assert!((budget.predicted_secs(&first, 22).unwrap() - expected).abs() < 1e-9);
+        // Without a pass speed before, the first pass is predicted at the midgame's before.
+        let mut no_pass = IterationBudget::new(
+            Instant::now(),
+            MeasuredSpeeds {
+                pass: None,
+                ..earlier
+            },
+        );
+        no_pass.record(&pass(14, None, 4), 22, 0.005, 10_000);
+        let expected = typical_pass_nodes(&first, 22) / (ENDGAME_SPEEDUP * 2e7);
+        assert!((no_pass.predicted_secs(&first, 22).unwrap() - expected).abs() < 1e-9);
+        // Once its own midgame searched enough nodes, its own speed counts, and is handed on.
+        no_pass.record(&pass(15, None, 4), 22, 0.02, 290_000);
+        let own = 300_000.0 / 0.025;
+        let expected = typical_pass_nodes(&first, 22) / (ENDGAME_SPEEDUP * own);
+        assert!((no_pass.predicted_secs(&first, 22).unwrap() - expected).abs() < 1e-9);
+        assert_eq!(no_pass.speeds().midgame, Some(own));
+        // A timed pass gives the speed of the passes after it, and of the next search's.
+        let nodes = typical_pass_nodes(&first, 22);
+        no_pass.record(&first, 22, nodes / 3e7, nodes as u64);
+        assert!(
+            (no_pass.predicted_secs(&exact, 22).unwrap() - typical_pass_nodes(&exact, 22) / 3e7)
+                .abs()
+                < 1e-6
+        );
+        assert!((no_pass.speeds().pass.unwrap() - 3e7).abs() < 1e3);
+        // A search that measured nothing hands on the speeds it was given.
+        let idle = IterationBudget::new(Instant::now(), earlier);
+        assert_eq!(idle.speeds(), earlier);
+    }
+
+    #[test]
     fn the_budget_predicts_midgame_growth_and_passes_from_the_last_pass() {
-        let mut budget = IterationBudget::new(Instant::now());
+        let mut budget = IterationBudget::new(Instant::now(), MeasuredSpeeds::default());
         assert_eq!(budget.predicted_secs(&pass(5, None, 4), 30), None);
         budget.record(&pass(4, None, 4), 30, 0.1, 1_000_000);
         // One iteration known: a growth of 3.
@@ -784,7 +874,7 @@ mod tests {
         assert!((budget.predicted_secs(&exact, 30).unwrap() - expected).abs() < 1e-6);
         // Midgame iterations too fast to time give no speed: the first pass is predicted at
         // the least midgame speed.
-        let mut fresh = IterationBudget::new(Instant::now());
+        let mut fresh = IterationBudget::new(Instant::now(), MeasuredSpeeds::default());
         fresh.record(&pass(10, None, 4), 30, 0.0005, 1_000);
         let expected = typical_pass_nodes(&first, 30) / (ENDGAME_SPEEDUP * MIN_MIDGAME_RATE);
         assert!((fresh.predicted_secs(&first, 30).unwrap() - expected).abs() < 1e-9);

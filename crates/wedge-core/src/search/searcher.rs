@@ -6,14 +6,14 @@ use super::context::Context;
 use super::limits::{Deadline, Limits, Selectivity, SolveMode};
 use super::parallel::{self, pool::SplitPool};
 use super::probcut::ProbCutModel;
-use super::root::{self, Report};
+use super::root::{self, MeasuredSpeeds, Report};
 use super::score::Score;
 use super::tt::{TableError, TranspositionTable};
 use crate::board::{Board, Move};
 use crate::book::BookLookup;
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// A search engine: the shared table, the evaluation and the thread count. One search runs at
@@ -29,6 +29,8 @@ pub struct Searcher<E: Evaluator> {
     /// Helpers working when the last search ended (fewer than `threads - 1` while the machine
     /// had no core free for them): where the next search starts.
     helpers_working: AtomicUsize,
+    /// The speeds the searches so far measured, for the clock's budget of the next.
+    speeds: Mutex<MeasuredSpeeds>,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -48,6 +50,7 @@ impl<E: Evaluator> Searcher<E> {
             book: None,
             threads: threads.max(1),
             helpers_working: AtomicUsize::new(threads.max(1) - 1),
+            speeds: Mutex::new(MeasuredSpeeds::default()),
         })
     }
 
@@ -155,7 +158,19 @@ impl<E: Evaluator> Searcher<E> {
             if self.threads > 1 {
                 ctx = ctx.with_pool(&pool);
             }
-            let r = root::iterate(&mut ctx, board, limits, deadline, start, report);
+            let mut speeds = self.speeds.lock().map_or_else(|p| *p.into_inner(), |s| *s);
+            let r = root::iterate(
+                &mut ctx,
+                board,
+                limits,
+                deadline,
+                start,
+                &mut speeds,
+                report,
+            );
+            if let Ok(mut s) = self.speeds.lock() {
+                *s = speeds;
+            }
             pool.shut_down();
             if let Some(g) = governor {
                 g.thread().unpark();
@@ -247,6 +262,7 @@ pub fn solve_root<E: Evaluator>(
         &Limits::solve(mode),
         Deadline::NONE,
         Instant::now(),
+        &mut MeasuredSpeeds::default(),
         &mut |_| {},
     );
     RootResult {
