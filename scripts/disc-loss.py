@@ -10,7 +10,8 @@ a row with zero; rows at --exact-empties or fewer are exact.
   scripts/disc-loss.py GAMES.ggf... [--wedge target/release/wedge] [--depth 18]
       [--exact-empties 22] [--from-ply 10] [--work DIR]
 
-Writes its positions and `wedge solve` outputs under --work (a temporary folder by default).
+Writes its positions and `wedge solve` outputs under --work (kept), else in a temporary folder
+removed at the end.
 """
 
 import argparse
@@ -46,7 +47,10 @@ def games(paths):
     for path in paths:
         text = Path(path).read_text()
         for game in re.findall(r"\(;GM\[Othello\].*?;\)", text, re.S):
-            names = {c: re.search(rf"P{c}\[([^\]]*)\]", game).group(1) for c in "BW"}
+            found = {c: re.search(rf"P{c}\[([^\]]*)\]", game) for c in "BW"}
+            if not all(found.values()):
+                sys.exit(f"{path}: a game without PB[] or PW[] (the players' names)")
+            names = {c: m.group(1) for c, m in found.items()}
             ti = re.search(r"TI\[(\d+):(\d+)", game)
             total = 60 * int(ti.group(1)) + int(ti.group(2)) if ti else None
             moves = []
@@ -67,13 +71,14 @@ def solve(wedge, obf, out, args):
     if not obf.read_text().strip():
         out.write_text("")
         return {}
+    cmd = [wedge, "--threads", "1", "solve", str(obf), "--no-book", "--hash", "64"] + args
     with out.open("w") as f:
-        subprocess.run(
-            [wedge, "--threads", "1", "solve", str(obf), "--no-book", "--hash", "64"] + args,
-            stdout=f,
-            stderr=subprocess.DEVNULL,
-            check=True,
-        )
+        try:
+            done = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            sys.exit(f"cannot run {wedge}: {e}")
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
     values = {}
     for line in out.read_text().splitlines():
         p = line.split()
@@ -91,8 +96,17 @@ def main():
     ap.add_argument("--from-ply", type=int, default=10)
     ap.add_argument("--work")
     a = ap.parse_args()
-    work = Path(a.work or tempfile.mkdtemp(prefix="disc-loss-"))
-    work.mkdir(parents=True, exist_ok=True)
+    if a.work:
+        work = Path(a.work)
+        work.mkdir(parents=True, exist_ok=True)
+        report(a, work)
+    else:
+        with tempfile.TemporaryDirectory(prefix="disc-loss-") as tmp:
+            report(a, Path(tmp))
+
+
+def report(a, work):
+    """Values the games' positions under `work` and prints the tables."""
 
     # Each position before a move: (game, player, colour, empties, kind, index).
     rows, finals, clocks = [], [], defaultdict(list)
