@@ -412,12 +412,12 @@ impl IterationBudget {
     /// [`RATE_NODES`], else the searches' before when known; at least [`MIN_MIDGAME_RATE`]
     /// (also before anything took long enough to time).
     fn midgame_rate(&self) -> f64 {
-        let own = (self.midgame_nodes / self.midgame_secs).max(MIN_MIDGAME_RATE);
         match self.earlier.midgame {
-            _ if self.measured_midgame() => own,
-            Some(earlier) => earlier,
-            None if self.midgame_secs > UNTIMED_SECS => own,
-            None => MIN_MIDGAME_RATE,
+            Some(earlier) if !self.measured_midgame() => earlier,
+            _ if self.midgame_secs > UNTIMED_SECS => {
+                (self.midgame_nodes / self.midgame_secs).max(MIN_MIDGAME_RATE)
+            }
+            _ => MIN_MIDGAME_RATE,
         }
     }
 

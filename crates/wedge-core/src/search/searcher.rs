@@ -13,7 +13,7 @@ use crate::board::{Board, Move};
 use crate::book::BookLookup;
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 /// A search engine: the shared table, the evaluation and the thread count. One search runs at
@@ -158,7 +158,7 @@ impl<E: Evaluator> Searcher<E> {
             if self.threads > 1 {
                 ctx = ctx.with_pool(&pool);
             }
-            let mut speeds = self.speeds.lock().map_or_else(|p| *p.into_inner(), |s| *s);
+            let mut speeds = *self.speeds.lock().unwrap_or_else(PoisonError::into_inner);
             let r = root::iterate(
                 &mut ctx,
                 board,
@@ -168,9 +168,7 @@ impl<E: Evaluator> Searcher<E> {
                 &mut speeds,
                 report,
             );
-            if let Ok(mut s) = self.speeds.lock() {
-                *s = speeds;
-            }
+            *self.speeds.lock().unwrap_or_else(PoisonError::into_inner) = speeds;
             pool.shut_down();
             if let Some(g) = governor {
                 g.thread().unpark();
