@@ -348,10 +348,10 @@ struct IterationBudget {
     /// typical ones of its kind, at least [`HARDNESS_FLOOR`].
     pass_hardness: Option<f64>,
     /// Nodes per second of the last pass to the end long enough to time whose hardness was
-    /// above the floor.
+    /// above the floor (before this search timed one, the searches' before).
     pass_rate: Option<f64>,
-    /// The speeds of the searches before.
-    earlier: MeasuredSpeeds,
+    /// The midgame speed of the searches before.
+    earlier_midgame: Option<f64>,
 }
 
 /// The least hardness a pass to the end gives the next: a pass the table had answered
@@ -372,14 +372,14 @@ const RATE_NODES: f64 = 2e5;
 impl IterationBudget {
     fn new(start: Instant, earlier: MeasuredSpeeds) -> IterationBudget {
         IterationBudget {
-            earlier,
+            earlier_midgame: earlier.midgame,
             last_end: start,
             last_secs: None,
             before_last_secs: None,
             midgame_nodes: 0.0,
             midgame_secs: 0.0,
             pass_hardness: None,
-            pass_rate: None,
+            pass_rate: earlier.pass,
         }
     }
 
@@ -412,7 +412,7 @@ impl IterationBudget {
     /// [`RATE_NODES`], else the searches' before when known; at least [`MIN_MIDGAME_RATE`]
     /// (also before anything took long enough to time).
     fn midgame_rate(&self) -> f64 {
-        match self.earlier.midgame {
+        match self.earlier_midgame {
             Some(earlier) if !self.measured_midgame() => earlier,
             _ if self.midgame_secs > UNTIMED_SECS => {
                 (self.midgame_nodes / self.midgame_secs).max(MIN_MIDGAME_RATE)
@@ -432,8 +432,8 @@ impl IterationBudget {
             midgame: self
                 .measured_midgame()
                 .then(|| self.midgame_rate())
-                .or(self.earlier.midgame),
-            pass: self.pass_rate.or(self.earlier.pass),
+                .or(self.earlier_midgame),
+            pass: self.pass_rate,
         }
     }
 
@@ -467,7 +467,6 @@ impl IterationBudget {
             // nodes needing no evaluation).
             let rate = self
                 .pass_rate
-                .or(self.earlier.pass)
                 .unwrap_or_else(|| ENDGAME_SPEEDUP * self.midgame_rate());
             typical_pass_nodes(step, n) * self.pass_hardness.unwrap_or(1.0) / rate
         })
