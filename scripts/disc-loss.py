@@ -2,8 +2,8 @@
 """Where a match's discs were lost, by player and by empties: `wedge review --json` values each
 move of the games in GGF records against the best one (exactly at --exact-empties or fewer,
 else to --depth at 87 %); this sums the losses of each player's moves from ply --from-ply on
-by empties, counts the moves losing 4 and 8 discs or more, and reads from the records the
-clock each player had left.
+by empties, counts the moves losing 4 and 8 discs or more, and adds up from the seconds and
+clocks the review carries over from the records the clock each player had left.
 
   scripts/disc-loss.py GAMES.ggf... [--wedge target/release/wedge] [--depth 18]
       [--exact-empties 22] [--from-ply 10]
@@ -11,27 +11,12 @@ clock each player had left.
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 BANDS = [(60, 45), (44, 39), (38, 33), (32, 27), (26, 23), (22, 0)]
 CLOCK_MARKS = [34, 30, 26, 22, 18]
-
-
-def records(paths):
-    """(total seconds or None, [seconds of each move, passes included]) of each game."""
-    for path in paths:
-        for game in re.findall(r"\(;GM\[Othello\].*?;\)", Path(path).read_text(), re.S):
-            ti = re.search(r"TI\[(\d+):(\d+)", game)
-            total = 60 * int(ti.group(1)) + int(ti.group(2)) if ti else None
-            secs = []
-            for body in re.findall(r"(?<![A-Z])[BW]\[([^\]]*)\]", game):
-                parts = body.split("/")
-                secs.append(float(parts[2]) if len(parts) > 2 and parts[2] else 0.0)
-            yield total, secs
 
 
 def main():
@@ -57,23 +42,18 @@ def main():
     stats = defaultdict(lambda: [0, 0.0, 0, 0])
     clocks = defaultdict(list)
     games = review["games"]
-    timed = list(records(a.ggf))
-    if len(timed) != len(games):
-        sys.exit(f"{len(games)} games reviewed but {len(timed)} records read")
-    for game, (total, secs) in zip(games, timed):
-        moves = game["moves"]
-        if len(secs) != len(moves):
-            sys.exit(f"{game['file']}, {game['place']}: {len(moves)} moves reviewed, {len(secs)} in the record")
-        used = {"black": 0.0, "white": 0.0}
+    for game in games:
+        left = {c: (game[f"{c}_clock"] or {}).get("main") for c in ("black", "white")}
         seen = set()
-        for ply, (m, s) in enumerate(zip(moves, secs)):
+        for ply, m in enumerate(game["moves"]):
             colour, empties = m["color"], m["empties"]
             name = game[colour]
             for mark in CLOCK_MARKS:
-                if total and empties in (mark, mark - 1) and (name, mark) not in seen:
+                if left[colour] is not None and empties in (mark, mark - 1) and (name, mark) not in seen:
                     seen.add((name, mark))
-                    clocks[(name, mark)].append(total - used[colour])
-            used[colour] += s
+                    clocks[(name, mark)].append(left[colour])
+            if left[colour] is not None:
+                left[colour] -= m["seconds"] or 0.0
             if ply < a.from_ply or m.get("loss") is None:
                 continue
             band = next(f"{hi}-{lo}" for hi, lo in BANDS if lo <= empties <= hi)

@@ -524,3 +524,56 @@ fn a_match_record_is_reviewed_directly() {
         assert_eq!(last["best"]["kind"], "exact");
     }
 }
+
+/// The seconds each move took and the clocks a GGF record notes come out in the JSON beside
+/// the review; a clock that does not parse is named with its game, and the others are still
+/// reviewed.
+#[test]
+fn the_seconds_and_clocks_a_record_notes_come_out_with_its_review() {
+    let dir = Scratch::new("times");
+    let ggf = dir.file(
+        "timed.ggf",
+        "(;GM[Othello]PB[a]PW[b]TI[00:15//00:00]TW[1:30/2]B[f5/0.5/1.25]W[d6//0.5]B[c3];)\n\
+         (;GM[Othello]TI[soon]B[f5/0/1];)\n(;GM[Othello]B[f5]W[f6];)\n",
+    );
+    let g = ggf.to_str().unwrap();
+    let out = review(true, &["--depth", "3", "--json", g]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let json = json_of(&out);
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    let seconds: Vec<&Value> = games[0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| &m["seconds"])
+        .collect();
+    assert_eq!(
+        seconds,
+        [
+            &serde_json::json!(1.25),
+            &serde_json::json!(0.5),
+            &Value::Null
+        ]
+    );
+    assert_eq!(
+        games[0]["black_clock"],
+        serde_json::json!({"main": 15, "increment": 0})
+    );
+    assert_eq!(
+        games[0]["white_clock"],
+        serde_json::json!({"main": 90, "increment": 2})
+    );
+    // An untimed record: no seconds, no clocks.
+    assert!(games[1]["black_clock"].is_null() && games[1]["white_clock"].is_null());
+    assert!(games[1]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["seconds"].is_null()));
+    let errors = json["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["place"], "game 2");
+    let error = errors[0]["error"].as_str().unwrap();
+    assert!(error.contains("clock \"soon\""), "{error}");
+}

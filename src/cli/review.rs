@@ -72,7 +72,7 @@ pub fn run(common: &Common, args: &ReviewArgs) -> Result<(), CliError> {
     for path in &args.games {
         match review::read_games(path) {
             Ok(file) => {
-                games.extend(file.games.into_iter().map(|(place, g)| (path, place, g)));
+                games.extend(file.games.into_iter().map(|g| (path, g)));
                 errors.extend(file.errors);
             }
             Err(e) => errors.push(e),
@@ -81,7 +81,7 @@ pub fn run(common: &Common, args: &ReviewArgs) -> Result<(), CliError> {
     for e in &errors {
         eprintln!("wedge: {e}");
     }
-    let total: usize = games.iter().map(|(_, _, g)| g.moves().len()).sum();
+    let total: usize = games.iter().map(|(_, g)| g.game.moves().len()).sum();
     // No bar (nor its last line) when there is nothing to review.
     let mut progress = Progress::new("moves", total as u64, games.is_empty());
     let reviewer = Reviewer::new(
@@ -93,8 +93,8 @@ pub fn run(common: &Common, args: &ReviewArgs) -> Result<(), CliError> {
     let write_error = |e: std::io::Error| CliError::Failed(format!("writing the review: {e}"));
     let mut reviews = Vec::with_capacity(games.len());
     let mut done = 0u64;
-    for (path, place, game) in &games {
-        let r = reviewer.review(path, *place, game, &mut || {
+    for (path, game) in &games {
+        let r = reviewer.review(path, game, &mut || {
             done += 1;
             progress.set(done);
         });

@@ -1,10 +1,11 @@
 //! Game record files on disk: listing a WTHOR directory, reading a file's bytes, and reading
-//! every game of a WTHOR, GGF or transcript file, each replayed or with why it is not; one error
-//! type naming the file for every tool that reads games.
+//! every game of a WTHOR, GGF or transcript file, each replayed (with what its record notes
+//! beside the moves) or with why it is not; one error type naming the file for every tool that
+//! reads games.
 
 use super::{
-    parse_ggf_games, parse_transcript, read_wthor_games, Game, GgfError, PassPolicy, Position,
-    ReplayError, TranscriptError, WthorError, WthorGames, WthorReplayError,
+    parse_ggf_games, parse_transcript, read_wthor_games, Game, GgfError, MoveNote, PassPolicy,
+    Position, ReplayError, TranscriptError, WthorError, WthorGames, WthorReplayError,
 };
 use std::path::{Path, PathBuf};
 
@@ -102,11 +103,24 @@ pub enum GameRecordError {
     Wthor(#[from] WthorReplayError),
 }
 
+/// What a record notes beside its moves (GGF): each move's evaluation and seconds, and the
+/// clock each player started with. Empty for the formats that have none.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordNotes {
+    /// One per move of the game (an inferred pass's is empty), or none at all.
+    pub moves: Vec<MoveNote>,
+    /// Black's and White's clocks as written (`TB` and `TW`, else `TI` for both); the text is
+    /// parsed by whoever reads it ([`super::parse_clock`]).
+    pub clocks: [Option<String>; 2],
+}
+
 /// One game of a file: where it is there, and the replayed game or why there is none.
 #[derive(Clone, Debug)]
 pub struct FileGame {
     pub place: GamePlace,
     pub game: Result<Game, GameRecordError>,
+    /// What the record notes beside the moves (empty when the game does not replay).
+    pub notes: RecordNotes,
 }
 
 /// Every game of a game file, in file order: WTHOR when the name ends in `.wtb` (any case;
@@ -133,6 +147,7 @@ pub fn read_game_records(path: &Path) -> Result<Vec<FileGame>, GameFileError> {
             out.push(FileGame {
                 place: GamePlace::Game(i + 1),
                 game: game.map_err(GameRecordError::from),
+                notes: RecordNotes::default(),
             });
         }
         return Ok(out);
@@ -140,9 +155,21 @@ pub fn read_game_records(path: &Path) -> Result<Vec<FileGame>, GameFileError> {
     let text = read_text(path)?;
     if ext == "ggf" || text.contains("(;") {
         for (i, g) in parse_ggf_games(&text).enumerate() {
+            let (game, notes) = match g {
+                Ok(g) => {
+                    let notes = RecordNotes {
+                        moves: g.notes().to_vec(),
+                        clocks: [&g.clock_black, &g.clock_white]
+                            .map(|own| own.as_ref().or(g.clock_both.as_ref()).cloned()),
+                    };
+                    (Ok(g.into_game()), notes)
+                }
+                Err(e) => (Err(e.into()), RecordNotes::default()),
+            };
             out.push(FileGame {
                 place: GamePlace::Game(i + 1),
-                game: g.map(|g| g.into_game()).map_err(GameRecordError::from),
+                game,
+                notes,
             });
         }
         return Ok(out);
@@ -161,6 +188,7 @@ pub fn read_game_records(path: &Path) -> Result<Vec<FileGame>, GameFileError> {
         out.push(FileGame {
             place: GamePlace::Line(i + 1),
             game,
+            notes: RecordNotes::default(),
         });
     }
     Ok(out)
@@ -213,6 +241,40 @@ mod tests {
         assert!(matches!(games[1].game, Err(GameRecordError::Replay(_))));
         assert!(matches!(games[2].game, Err(GameRecordError::Transcript(_))));
         assert_eq!(games[1].place.to_string(), "line 4");
+        assert!(games.iter().all(|g| g.notes == RecordNotes::default()));
+    }
+
+    #[test]
+    fn a_ggf_game_keeps_its_moves_notes_and_each_players_clock() {
+        let ggf = Scratch::new(
+            "clocks.ggf",
+            b"(;GM[Othello]TI[00:15//00:00]B[f5/1.5/0.25]W[d6//2];)\n\
+              (;GM[Othello]TI[5:00]TW[1:00]B[f5]W[d6/-1];)\n(;GM[Othello]B[a1/0/1];)\n",
+        );
+        let games = read_game_records(&ggf.0).unwrap();
+        let first = &games[0].notes;
+        assert_eq!(
+            first.clocks,
+            [
+                Some("00:15//00:00".to_string()),
+                Some("00:15//00:00".to_string())
+            ]
+        );
+        let seconds: Vec<_> = first.moves.iter().map(|n| n.time).collect();
+        assert_eq!(seconds, [Some(0.25), Some(2.0)]);
+        assert_eq!(first.moves[0].eval, Some(1.5));
+        let second = &games[1].notes;
+        assert_eq!(
+            second.clocks,
+            [Some("5:00".to_string()), Some("1:00".to_string())]
+        );
+        assert_eq!(
+            second.moves.iter().map(|n| n.eval).collect::<Vec<_>>(),
+            [None, Some(-1.0)]
+        );
+        // A game that does not replay has no notes.
+        assert!(games[2].game.is_err());
+        assert_eq!(games[2].notes, RecordNotes::default());
     }
 
     #[cfg(unix)]

@@ -35,7 +35,7 @@ pub use clock::{format_clock, parse_clock, Clock, ClockError};
 pub use error::{floor_char_boundary, Excerpt, TextLocation};
 pub use files::{
     parse_wthor, read_file, read_game_records, read_text, wthor_files, FileGame, GameFileError,
-    GamePlace, GameRecordError,
+    GamePlace, GameRecordError, RecordNotes,
 };
 pub use game::{Game, GameInfo, IllegalReason, PassPolicy, ReplayError};
 pub use ggf::{

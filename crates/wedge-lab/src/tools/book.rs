@@ -85,7 +85,7 @@ impl GameSet {
 /// Reads the games of a WTHOR, GGF or transcript file ([`read_game_records`]); a game that does
 /// not replay from the standard start is skipped ([`GameSet::skipped`]).
 pub fn read_games(path: &Path, set: &mut GameSet) -> Result<(), BookToolError> {
-    for FileGame { place, game } in read_game_records(path)? {
+    for FileGame { place, game, .. } in read_game_records(path)? {
         let moves = match game {
             Ok(g) if g.start() == Position::START => Ok(g.moves().to_vec()),
             Ok(_) => Err("starts from another position than the standard one".into()),

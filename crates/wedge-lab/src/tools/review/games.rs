@@ -1,8 +1,10 @@
-//! The games of a file to review ([`read_games`]) and why a game could not be reviewed
-//! ([`ReviewError`]).
+//! The games of a file to review, with the seconds and clocks their records note
+//! ([`read_games`]), and why a game could not be reviewed ([`ReviewError`]).
 
 use std::path::{Path, PathBuf};
-use wedge_core::formats::{Game, GameFileError, GamePlace, GameRecordError};
+use wedge_core::formats::{
+    parse_clock, Clock, ClockError, Game, GameFileError, GamePlace, GameRecordError, RecordNotes,
+};
 
 /// Why a game could not be reviewed.
 #[derive(Debug, thiserror::Error)]
@@ -16,6 +18,13 @@ pub enum ReviewError {
         path: PathBuf,
         place: GamePlace,
         source: GameRecordError,
+    },
+    /// One game's record notes a clock that does not parse (the others are reviewed).
+    #[error("{} {place}: {source}", path.display())]
+    Clock {
+        path: PathBuf,
+        place: GamePlace,
+        source: ClockError,
     },
     /// The file holds no game.
     #[error("{}: no game in the file", path.display())]
@@ -32,6 +41,7 @@ impl ReviewError {
                 | GameFileError::Wthor { path, .. },
             )
             | ReviewError::Game { path, .. }
+            | ReviewError::Clock { path, .. }
             | ReviewError::NoGame { path } => path,
         }
     }
@@ -39,16 +49,58 @@ impl ReviewError {
     /// The game the error is about, when it is about one game.
     pub fn place(&self) -> Option<GamePlace> {
         match self {
-            ReviewError::Game { place, .. } => Some(*place),
+            ReviewError::Game { place, .. } | ReviewError::Clock { place, .. } => Some(*place),
             _ => None,
         }
+    }
+}
+
+/// A game to review: where it is in its file, the game, and the time its record notes.
+#[derive(Clone, Debug)]
+pub struct RecordedGame {
+    pub place: GamePlace,
+    pub game: Game,
+    /// The seconds each move took by the record, one per move (none where it says nothing).
+    pub seconds: Vec<Option<f64>>,
+    /// Black's and White's clocks at the start, by the record.
+    pub clocks: [Option<Clock>; 2],
+}
+
+impl RecordedGame {
+    /// `game` at `place`, with no times recorded.
+    pub fn untimed(place: GamePlace, game: Game) -> RecordedGame {
+        let seconds = vec![None; game.moves().len()];
+        RecordedGame {
+            place,
+            game,
+            seconds,
+            clocks: [None, None],
+        }
+    }
+
+    /// `game` at `place` with what its record notes; a clock that does not parse is an error.
+    fn from_record(
+        place: GamePlace,
+        game: Game,
+        notes: RecordNotes,
+    ) -> Result<RecordedGame, ClockError> {
+        let mut seconds: Vec<Option<f64>> = notes.moves.iter().map(|n| n.time).collect();
+        seconds.resize(game.moves().len(), None);
+        let [black, white] = notes.clocks;
+        let parse = |text: Option<String>| text.as_deref().map(parse_clock).transpose();
+        Ok(RecordedGame {
+            place,
+            game,
+            seconds,
+            clocks: [parse(black)?, parse(white)?],
+        })
     }
 }
 
 /// The games of a file to review, and an error for each of its games that cannot be.
 #[derive(Debug, Default)]
 pub struct FileGames {
-    pub games: Vec<(GamePlace, Game)>,
+    pub games: Vec<RecordedGame>,
     pub errors: Vec<ReviewError>,
 }
 
@@ -63,11 +115,20 @@ pub fn read_games(path: &Path) -> Result<FileGames, ReviewError> {
     }
     let mut out = FileGames::default();
     for r in records {
+        let place = r.place;
+        let path = path.to_path_buf();
         match r.game {
-            Ok(g) => out.games.push((r.place, g)),
+            Ok(g) => match RecordedGame::from_record(place, g, r.notes) {
+                Ok(g) => out.games.push(g),
+                Err(source) => out.errors.push(ReviewError::Clock {
+                    path,
+                    place,
+                    source,
+                }),
+            },
             Err(source) => out.errors.push(ReviewError::Game {
-                path: path.to_path_buf(),
-                place: r.place,
+                path,
+                place,
                 source,
             }),
         }

@@ -1,8 +1,8 @@
 //! Game review (`wedge review`): every move of a game valued against the best move by the
 //! search (exact near the end, searched before), the discs each move lost, each side's
 //! mistakes and blunders, the move where the result was decided, and the book's answer where
-//! the position is in the book; as a table, and as the JSON that `--json` prints and the page
-//! (`tools::review_html`) carries.
+//! the position is in the book, beside the seconds and clocks the record notes; as a table,
+//! and as the JSON that `--json` prints and the page (`tools::review_html`) carries.
 //!
 //! How a position is valued: one search of the position finds the best move, then the best
 //! move and the move played are each valued by a search of the position after them, with the
@@ -17,7 +17,7 @@ mod report;
 mod reviewer;
 mod settings;
 
-pub use games::{read_games, FileGames, ReviewError};
+pub use games::{read_games, FileGames, RecordedGame, ReviewError};
 pub use reviewer::{
     BookAnswer, Decided, GameReview, Judged, MoveReview, MoveValue, Reviewer, Severity,
     SideSummary, ValueKind,

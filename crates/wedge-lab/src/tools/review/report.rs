@@ -9,7 +9,7 @@ use crate::tools::json::Json;
 use std::io::Write;
 use std::path::Path;
 use wedge_core::board::Move;
-use wedge_core::formats::{format_position, format_transcript, Color};
+use wedge_core::formats::{format_position, format_transcript, Clock, Color};
 use wedge_core::search::Score;
 use wedge_engine::OfferedMove;
 
@@ -198,8 +198,17 @@ fn side_json(s: &SideSummary) -> Json {
     ])
 }
 
+/// A record's clock as JSON: its main time and increment in seconds.
+fn clock_json(c: &Clock) -> Json {
+    Json::object([
+        ("main", Json::from(c.main_ms as f64 / 1000.0)),
+        ("increment", Json::from(c.increment_ms as f64 / 1000.0)),
+    ])
+}
+
 /// One game's review as JSON (moves numbered from 1; values in discs for the side to move,
-/// `value_for_black` after the move for Black).
+/// `value_for_black` after the move for Black; `seconds` and the clocks as the record notes
+/// them).
 pub(crate) fn game_json(r: &GameReview) -> Json {
     let for_black = r.values_for_black();
     let moves = r.moves.iter().zip(&for_black).map(|(m, after)| {
@@ -209,6 +218,7 @@ pub(crate) fn game_json(r: &GameReview) -> Json {
             ("empties", Json::from(m.before.board.empty_count())),
             ("board", Json::from(format_position(&m.before))),
             ("played", Json::from(m.played.to_string())),
+            ("seconds", Json::or_null(m.seconds)),
             (
                 "played_value",
                 Json::or_null(judged.map(|j| j.played.to_json())),
@@ -239,6 +249,14 @@ pub(crate) fn game_json(r: &GameReview) -> Json {
         ("place", Json::from(r.place.to_string())),
         ("black", Json::or_null(info.black.clone())),
         ("white", Json::or_null(info.white.clone())),
+        (
+            "black_clock",
+            Json::or_null(r.clocks[0].as_ref().map(clock_json)),
+        ),
+        (
+            "white_clock",
+            Json::or_null(r.clocks[1].as_ref().map(clock_json)),
+        ),
         ("start", Json::from(format_position(&r.game.start()))),
         ("transcript", Json::from(format_transcript(r.game.moves()))),
         ("final_for_black", Json::or_null(r.final_for_black())),

@@ -2,6 +2,7 @@
 //! side's summary, where the result was decided ([`GameReview`]), and the [`Reviewer`] that
 //! searches them.
 
+use super::games::RecordedGame;
 use super::settings::{ReviewSettings, BLUNDER, MISTAKE};
 use crate::tools::json::Json;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use wedge_core::board::{Board, Move};
 use wedge_core::book::BookSource;
 use wedge_core::eval::Evaluator;
-use wedge_core::formats::{Color, Game, GamePlace, Position};
+use wedge_core::formats::{Clock, Color, Game, GamePlace, Position};
 use wedge_core::search::{Limits, Score, Searcher, Selectivity, SolveMode};
 use wedge_engine::ScoredRootMove;
 use wedge_engine::{offered_moves, OfferedMove};
@@ -183,6 +184,8 @@ pub struct MoveReview {
     /// The position before the move.
     pub before: Position,
     pub played: Move,
+    /// The seconds the move took, by the record.
+    pub seconds: Option<f64>,
     /// None for a forced pass (no choice to judge).
     pub judged: Option<Judged>,
     /// None when the position is not in the book (or there is no book).
@@ -215,6 +218,8 @@ pub struct GameReview {
     pub game: Game,
     /// One per move of the game, in order.
     pub moves: Vec<MoveReview>,
+    /// Black's and White's clocks at the start, by the record.
+    pub clocks: [Option<Clock>; 2],
 }
 
 /// One side's moves, summed up.
@@ -376,20 +381,22 @@ impl<'a, E: Evaluator> Reviewer<'a, E> {
         }
     }
 
-    /// Reviews every move of `game` in order, calling `done` after each.
+    /// Reviews every move of `recorded`'s game in order, calling `done` after each.
     pub fn review(
         &self,
         path: &Path,
-        place: GamePlace,
-        game: &Game,
+        recorded: &RecordedGame,
         done: &mut dyn FnMut(),
     ) -> GameReview {
+        let game = &recorded.game;
         self.searcher.clear();
         // The table's pages faulted in now (once), not within the first timed search.
         self.searcher.table().new_search();
         let positions = game.positions();
         let mut moves = Vec::with_capacity(game.moves().len());
-        for (&played, &before) in game.moves().iter().zip(&positions) {
+        for ((&played, &before), &seconds) in
+            game.moves().iter().zip(&positions).zip(&recorded.seconds)
+        {
             let judged = (played != Move::Pass).then(|| self.judge(&before.board, played));
             let book = self
                 .book
@@ -397,6 +404,7 @@ impl<'a, E: Evaluator> Reviewer<'a, E> {
             moves.push(MoveReview {
                 before,
                 played,
+                seconds,
                 judged,
                 book,
             });
@@ -404,9 +412,10 @@ impl<'a, E: Evaluator> Reviewer<'a, E> {
         }
         GameReview {
             path: path.to_path_buf(),
-            place,
+            place: recorded.place,
             game: game.clone(),
             moves,
+            clocks: recorded.clocks,
         }
     }
 

@@ -34,6 +34,7 @@ fn review_of(game: &Game, values: &[(MoveValue, MoveValue)]) -> GameReview {
         .map(|(&played, before)| MoveReview {
             before,
             played,
+            seconds: None,
             judged: (played != Move::Pass).then(|| {
                 let (best, played) = values.next().unwrap().clone();
                 Judged { best, played }
@@ -46,6 +47,7 @@ fn review_of(game: &Game, values: &[(MoveValue, MoveValue)]) -> GameReview {
         place: GamePlace::Game(1),
         game: game.clone(),
         moves,
+        clocks: [None, None],
     }
 }
 
@@ -221,8 +223,7 @@ fn an_endgame_review_gives_the_solvers_values() {
     };
     let r = Reviewer::new(&searcher, None, settings).review(
         Path::new("t"),
-        GamePlace::Line(1),
-        &game,
+        &RecordedGame::untimed(GamePlace::Line(1), game.clone()),
         &mut || {},
     );
     let tt = TranspositionTable::new(4);
