@@ -4,8 +4,9 @@
 //! reads games.
 
 use super::{
-    parse_ggf_games, parse_transcript, read_wthor_games, Game, GgfError, MoveNote, PassPolicy,
-    Position, ReplayError, TranscriptError, WthorError, WthorGames, WthorReplayError,
+    parse_ggf_games, parse_transcript, read_wthor_games, Clock, ClockError, Game, GgfError,
+    MoveNote, PassPolicy, Position, ReplayError, TranscriptError, WthorError, WthorGames,
+    WthorReplayError,
 };
 use std::path::{Path, PathBuf};
 
@@ -105,13 +106,22 @@ pub enum GameRecordError {
 
 /// What a record notes beside its moves (GGF): each move's evaluation and seconds, and the
 /// clock each player started with. Empty for the formats that have none.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RecordNotes {
     /// One per move of the game (an inferred pass's is empty), or none at all.
     pub moves: Vec<MoveNote>,
-    /// Black's and White's clocks as written (`TB` and `TW`, else `TI` for both); the text is
-    /// parsed by whoever reads it ([`super::parse_clock`]).
-    pub clocks: [Option<String>; 2],
+    /// Black's and White's clocks at the start ([`super::GgfGame::start_clocks`]), or why one does
+    /// not parse: an error only for the readers that use them.
+    pub clocks: Result<[Option<Clock>; 2], ClockError>,
+}
+
+impl Default for RecordNotes {
+    fn default() -> RecordNotes {
+        RecordNotes {
+            moves: Vec::new(),
+            clocks: Ok([None, None]),
+        }
+    }
 }
 
 /// One game of a file: where it is there, and the replayed game or why there is none.
@@ -159,8 +169,7 @@ pub fn read_game_records(path: &Path) -> Result<Vec<FileGame>, GameFileError> {
                 Ok(g) => {
                     let notes = RecordNotes {
                         moves: g.notes().to_vec(),
-                        clocks: [&g.clock_black, &g.clock_white]
-                            .map(|own| own.as_ref().or(g.clock_both.as_ref()).cloned()),
+                        clocks: g.start_clocks(),
                     };
                     (Ok(g.into_game()), notes)
                 }
@@ -253,21 +262,16 @@ mod tests {
         );
         let games = read_game_records(&ggf.0).unwrap();
         let first = &games[0].notes;
+        let clock = |text| Some(crate::formats::parse_clock(text).unwrap());
         assert_eq!(
             first.clocks,
-            [
-                Some("00:15//00:00".to_string()),
-                Some("00:15//00:00".to_string())
-            ]
+            Ok([clock("00:15//00:00"), clock("00:15//00:00")])
         );
         let seconds: Vec<_> = first.moves.iter().map(|n| n.time).collect();
         assert_eq!(seconds, [Some(0.25), Some(2.0)]);
         assert_eq!(first.moves[0].eval, Some(1.5));
         let second = &games[1].notes;
-        assert_eq!(
-            second.clocks,
-            [Some("5:00".to_string()), Some("1:00".to_string())]
-        );
+        assert_eq!(second.clocks, Ok([clock("5:00"), clock("1:00")]));
         assert_eq!(
             second.moves.iter().map(|n| n.eval).collect::<Vec<_>>(),
             [None, Some(-1.0)]

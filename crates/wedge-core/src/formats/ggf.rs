@@ -25,7 +25,7 @@ use super::game::{needs_inferred_pass, Game, IllegalReason};
 use super::move_item::{
     format_move_item, parse_finite, parse_move_item, MoveItem, MoveItemError, MoveNote,
 };
-use super::{Color, Position};
+use super::{parse_clock, Clock, ClockError, Color, Position};
 use crate::board::Move;
 use std::collections::HashSet;
 use std::fmt;
@@ -122,6 +122,17 @@ impl GgfGame {
 
     pub fn into_game(self) -> Game {
         self.game
+    }
+
+    /// Black's and White's clocks at the start: `TB` and `TW`, else `TI` (none: no clock).
+    /// Every clock written must parse, `TI` first.
+    pub fn start_clocks(&self) -> Result<[Option<Clock>; 2], ClockError> {
+        let parse = |text: &Option<String>| text.as_deref().map(parse_clock).transpose();
+        let both = parse(&self.clock_both)?;
+        Ok([
+            parse(&self.clock_black)?.or(both),
+            parse(&self.clock_white)?.or(both),
+        ])
     }
 
     /// The note of each move, parallel to `game().moves()`.

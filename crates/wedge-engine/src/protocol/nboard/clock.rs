@@ -3,7 +3,7 @@
 //! after each of them, plus the one-time extension once the main time is gone.
 
 use std::time::Duration;
-use wedge_core::formats::{parse_clock, Clock, ClockError, Color, GgfGame};
+use wedge_core::formats::{Clock, ClockError, Color, GgfGame};
 use wedge_core::search::TimeControl;
 
 /// The start clocks of a game record (`TB`/`TW`, else `TI`), parsed when the game is set so
@@ -17,12 +17,8 @@ pub struct StartClocks {
 impl StartClocks {
     /// The clocks `record` declares (none: no clock).
     pub fn of(record: &GgfGame) -> Result<StartClocks, ClockError> {
-        let parse = |text: Option<&String>| text.map(|t| parse_clock(t)).transpose();
-        let both = parse(record.clock_both.as_ref())?;
-        Ok(StartClocks {
-            black: parse(record.clock_black.as_ref())?.or(both),
-            white: parse(record.clock_white.as_ref())?.or(both),
-        })
+        let [black, white] = record.start_clocks()?;
+        Ok(StartClocks { black, white })
     }
 }
 

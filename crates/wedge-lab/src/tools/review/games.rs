@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use wedge_core::formats::{
-    parse_clock, Clock, ClockError, Game, GameFileError, GamePlace, GameRecordError, RecordNotes,
+    Clock, ClockError, Game, GameFileError, GamePlace, GameRecordError, RecordNotes,
 };
 
 /// Why a game could not be reviewed.
@@ -86,13 +86,11 @@ impl RecordedGame {
     ) -> Result<RecordedGame, ClockError> {
         let mut seconds: Vec<Option<f64>> = notes.moves.iter().map(|n| n.time).collect();
         seconds.resize(game.moves().len(), None);
-        let [black, white] = notes.clocks;
-        let parse = |text: Option<String>| text.as_deref().map(parse_clock).transpose();
         Ok(RecordedGame {
             place,
             game,
             seconds,
-            clocks: [parse(black)?, parse(white)?],
+            clocks: notes.clocks?,
         })
     }
 }
