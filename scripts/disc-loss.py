@@ -2,8 +2,8 @@
 """Where a match's discs were lost, by player and by empties: `wedge review --json` values each
 move of the games in GGF records against the best one (exactly at --exact-empties or fewer,
 else to --depth at 87 %); this sums the losses of each player's moves from ply --from-ply on
-by empties, counts the moves losing 4 and 8 discs or more, and adds up from the seconds and
-clocks the review carries over from the records the clock each player had left.
+by empties, counts the moves losing 4 and 8 discs or more, and sums the clock each player had
+left by the records (the review's `clock_left`).
 
   scripts/disc-loss.py GAMES.ggf... [--wedge target/release/wedge] [--depth 18]
       [--exact-empties 22] [--from-ply 10]
@@ -43,17 +43,14 @@ def main():
     clocks = defaultdict(list)
     games = review["games"]
     for game in games:
-        left = {c: (game[f"{c}_clock"] or {}).get("main") for c in ("black", "white")}
         seen = set()
         for ply, m in enumerate(game["moves"]):
             colour, empties = m["color"], m["empties"]
             name = game[colour]
             for mark in CLOCK_MARKS:
-                if left[colour] is not None and empties in (mark, mark - 1) and (name, mark) not in seen:
+                if m["clock_left"] is not None and empties in (mark, mark - 1) and (name, mark) not in seen:
                     seen.add((name, mark))
-                    clocks[(name, mark)].append(left[colour])
-            if left[colour] is not None:
-                left[colour] -= m["seconds"] or 0.0
+                    clocks[(name, mark)].append(m["clock_left"])
             if ply < a.from_ply or m.get("loss") is None:
                 continue
             band = next(f"{hi}-{lo}" for hi, lo in BANDS if lo <= empties <= hi)

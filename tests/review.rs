@@ -533,7 +533,7 @@ fn the_seconds_and_clocks_a_record_notes_come_out_with_its_review() {
     let dir = Scratch::new("times");
     let ggf = dir.file(
         "timed.ggf",
-        "(;GM[Othello]PB[a]PW[b]TI[00:15//00:00]TW[1:30/2]B[f5/0.5/1.25]W[d6//0.5]B[c3];)\n\
+        "(;GM[Othello]PB[a]PW[b]TI[00:15//00:00]TW[1:30/2]B[f5/0.5/1.25]W[d6//0.5]B[c3]W[d3//1]B[c4];)\n\
          (;GM[Othello]TI[soon]B[f5/0/1];)\n(;GM[Othello]B[f5]W[f6];)\n",
     );
     let g = ggf.to_str().unwrap();
@@ -553,9 +553,20 @@ fn the_seconds_and_clocks_a_record_notes_come_out_with_its_review() {
         [
             &serde_json::json!(1.25),
             &serde_json::json!(0.5),
+            &Value::Null,
+            &serde_json::json!(1),
             &Value::Null
         ]
     );
+    // The mover's clock before each move: Black 15 s, less 1.25 s, less nothing; White
+    // 90 s, then 90 + 2 - 0.5 s.
+    let clock_left: Vec<f64> = games[0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["clock_left"].as_f64().unwrap())
+        .collect();
+    assert_eq!(clock_left, [15.0, 90.0, 13.75, 91.5, 13.75]);
     assert_eq!(
         games[0]["black_clock"],
         serde_json::json!({"main": 15, "increment": 0})
@@ -570,7 +581,7 @@ fn the_seconds_and_clocks_a_record_notes_come_out_with_its_review() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|m| m["seconds"].is_null()));
+        .all(|m| m["seconds"].is_null() && m["clock_left"].is_null()));
     let errors = json["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0]["place"], "game 2");

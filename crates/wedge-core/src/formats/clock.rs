@@ -23,6 +23,51 @@ impl Clock {
     }
 }
 
+/// One side's clock through a game record: its start clock, and the moves it made and the time
+/// they took by the record, so far.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ClockSpent {
+    clock: Clock,
+    moves: u64,
+    used_ms: u64,
+}
+
+impl ClockSpent {
+    /// `clock` before the side's first move.
+    pub fn new(clock: Clock) -> ClockSpent {
+        ClockSpent {
+            clock,
+            moves: 0,
+            used_ms: 0,
+        }
+    }
+
+    /// Counts a move of the side that took `seconds` by the record (none, or less than zero,
+    /// counts as zero).
+    pub fn spend(&mut self, seconds: Option<f64>) {
+        // `max` turns NaN into zero, `min` keeps an infinite time countable, and rounding
+        // keeps a recorded 0.894 s at 894 ms.
+        let ms = (seconds.unwrap_or(0.0).max(0.0) * 1000.0).min(1e15).round() as u64;
+        self.moves += 1;
+        self.used_ms = self.used_ms.saturating_add(ms);
+    }
+
+    /// The time the side has left now, in milliseconds: the main time, plus the increment after
+    /// each move, less the time used; the extension is added once the main time is gone, and
+    /// the clock stops at zero.
+    pub fn left_ms(&self) -> u64 {
+        let credit = (self.clock.increment_ms).saturating_mul(self.moves);
+        let earned = self.clock.main_ms.saturating_add(credit);
+        match earned.checked_sub(self.used_ms) {
+            Some(left) if left > 0 => left,
+            _ => {
+                let over = self.used_ms - earned;
+                self.clock.extension_or_default().saturating_sub(over)
+            }
+        }
+    }
+}
+
 /// A clock string that did not parse.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error("clock {text:?}: {part} time {found:?} is not [d.][[h:]m:]s")]
@@ -179,6 +224,28 @@ mod tests {
         assert_eq!(parse_clock("1:00:00/5").unwrap().increment_ms, 5000);
         assert_eq!(parse_clock("1.00:00:01").unwrap().main_ms, 86_401_000);
         assert_eq!(parse_clock("2.5").unwrap().main_ms, 2500);
+    }
+
+    #[test]
+    fn a_clock_spent_counts_the_increment_after_each_move_and_the_extension_once() {
+        let mut spent = ClockSpent::new(parse_clock("1:00/2").unwrap());
+        assert_eq!(spent.left_ms(), 60_000);
+        spent.spend(Some(9.106));
+        spent.spend(Some(0.894));
+        spent.spend(None);
+        spent.spend(Some(-3.0));
+        spent.spend(Some(f64::NAN));
+        // 60 + 5 x 2 - 10 s.
+        assert_eq!(spent.left_ms(), 60_000);
+        spent.spend(Some(80.5));
+        // 10 + 80.5 s used against 60 + 6 x 2 earned: 18.5 s past the main time, taken from
+        // the default extension of 2:00.
+        assert_eq!(spent.left_ms(), 101_500);
+        spent.spend(Some(f64::INFINITY));
+        assert_eq!(spent.left_ms(), 0);
+        let mut exact = ClockSpent::new(parse_clock("0:10//0").unwrap());
+        exact.spend(Some(10.0));
+        assert_eq!(exact.left_ms(), 0);
     }
 
     #[test]

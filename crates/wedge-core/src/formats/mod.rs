@@ -31,7 +31,7 @@ mod wthor;
 pub use board_string::{
     format_position, parse_position, parse_side, BoardStringError, BoardStringErrorKind,
 };
-pub use clock::{format_clock, parse_clock, Clock, ClockError};
+pub use clock::{format_clock, parse_clock, Clock, ClockError, ClockSpent};
 pub use error::{floor_char_boundary, Excerpt, TextLocation};
 pub use files::{
     parse_wthor, read_file, read_game_records, read_text, wthor_files, FileGame, GameFileError,

@@ -1,9 +1,8 @@
 //! NBoard has no time command: the time left comes from the game record, the start clock
-//! (`TI`, or `TB`/`TW`) minus the times recorded in that colour's moves, plus the increment
-//! after each of them, plus the one-time extension once the main time is gone.
+//! (`TI`, or `TB`/`TW`) spent by the times recorded in that colour's moves ([`ClockSpent`]).
 
 use std::time::Duration;
-use wedge_core::formats::{Clock, ClockError, Color, GgfGame};
+use wedge_core::formats::{Clock, ClockError, ClockSpent, Color, GgfGame};
 use wedge_core::search::TimeControl;
 
 /// The start clocks of a game record (`TB`/`TW`, else `TI`), parsed when the game is set so
@@ -30,26 +29,15 @@ pub fn time_left(record: &GgfGame, clocks: &StartClocks) -> Option<TimeControl> 
         Color::Black => clocks.black,
         Color::White => clocks.white,
     }?;
+    let mut spent = ClockSpent::new(clock);
     let positions = record.game().positions();
-    let mut moves = 0i64;
-    let mut used_ms = 0i64;
     for (before, note) in positions.iter().zip(record.notes()) {
         if before.to_move == side {
-            moves += 1;
-            let secs = note.time.unwrap_or(0.0).max(0.0);
-            used_ms = used_ms.saturating_add((secs * 1000.0).min(1e15) as i64);
+            spent.spend(note.time);
         }
     }
-    let main = clock.main_ms as i64;
-    let increment = clock.increment_ms as i64;
-    let mut remaining = main
-        .saturating_add(increment.saturating_mul(moves))
-        .saturating_sub(used_ms);
-    if remaining <= 0 {
-        remaining = remaining.saturating_add(clock.extension_or_default() as i64);
-    }
     Some(TimeControl::Clock {
-        remaining: Duration::from_millis(remaining.max(0) as u64),
+        remaining: Duration::from_millis(spent.left_ms()),
         increment: Duration::from_millis(clock.increment_ms),
     })
 }

@@ -208,7 +208,7 @@ fn clock_json(c: &Clock) -> Json {
 
 /// One game's review as JSON (moves numbered from 1; values in discs for the side to move,
 /// `value_for_black` after the move for Black; `seconds` and the clocks as the record notes
-/// them).
+/// them, `clock_left` the mover's before the move).
 pub(crate) fn game_json(r: &GameReview) -> Json {
     let for_black = r.values_for_black();
     let moves = r.moves.iter().zip(&for_black).map(|(m, after)| {
@@ -219,6 +219,7 @@ pub(crate) fn game_json(r: &GameReview) -> Json {
             ("board", Json::from(format_position(&m.before))),
             ("played", Json::from(m.played.to_string())),
             ("seconds", Json::or_null(m.seconds)),
+            ("clock_left", Json::or_null(m.clock_left)),
             (
                 "played_value",
                 Json::or_null(judged.map(|j| j.played.to_json())),

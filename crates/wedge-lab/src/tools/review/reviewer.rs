@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use wedge_core::board::{Board, Move};
 use wedge_core::book::BookSource;
 use wedge_core::eval::Evaluator;
-use wedge_core::formats::{Clock, Color, Game, GamePlace, Position};
+use wedge_core::formats::{Clock, ClockSpent, Color, Game, GamePlace, Position};
 use wedge_core::search::{Limits, Score, Searcher, Selectivity, SolveMode};
 use wedge_engine::ScoredRootMove;
 use wedge_engine::{offered_moves, OfferedMove};
@@ -186,6 +186,9 @@ pub struct MoveReview {
     pub played: Move,
     /// The seconds the move took, by the record.
     pub seconds: Option<f64>,
+    /// The seconds the mover's clock had left before the move, by the record's clocks and
+    /// seconds ([`ClockSpent`]); none without a clock.
+    pub clock_left: Option<f64>,
     /// None for a forced pass (no choice to judge).
     pub judged: Option<Judged>,
     /// None when the position is not in the book (or there is no book).
@@ -394,9 +397,19 @@ impl<'a, E: Evaluator> Reviewer<'a, E> {
         self.searcher.table().new_search();
         let positions = game.positions();
         let mut moves = Vec::with_capacity(game.moves().len());
+        let mut clocks = recorded.clocks.map(|c| c.map(ClockSpent::new));
         for ((&played, &before), &seconds) in
             game.moves().iter().zip(&positions).zip(&recorded.seconds)
         {
+            let [black, white] = &mut clocks;
+            let clock = match before.to_move {
+                Color::Black => black,
+                Color::White => white,
+            };
+            let clock_left = clock.map(|c| c.left_ms() as f64 / 1000.0);
+            if let Some(c) = clock {
+                c.spend(seconds);
+            }
             let judged = (played != Move::Pass).then(|| self.judge(&before.board, played));
             let book = self
                 .book
@@ -405,6 +418,7 @@ impl<'a, E: Evaluator> Reviewer<'a, E> {
                 before,
                 played,
                 seconds,
+                clock_left,
                 judged,
                 book,
             });

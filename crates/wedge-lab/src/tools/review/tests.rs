@@ -35,6 +35,7 @@ fn review_of(game: &Game, values: &[(MoveValue, MoveValue)]) -> GameReview {
             before,
             played,
             seconds: None,
+            clock_left: None,
             judged: (played != Move::Pass).then(|| {
                 let (best, played) = values.next().unwrap().clone();
                 Judged { best, played }
