@@ -128,6 +128,89 @@ fn nboard_with_time_per_move() {
     assert_all_legal_and_over(&games);
 }
 
+#[test]
+fn each_engine_plays_on_its_own_clock() {
+    // Time odds: the first engine has 4 s a game, the second 1 s, whichever colour each has;
+    // the records say so (`TB`, `TW`), and neither engine runs out of its own clock.
+    let (ok, out, games) = run_match(
+        "odds",
+        &[
+            "--engine",
+            &wedge("nboard"),
+            "--engine",
+            &wedge("nboard"),
+            "--clock",
+            "4",
+            "--clock",
+            "1",
+            "--time-margin",
+            "2",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("adjudications: none"), "{out}");
+    assert_eq!(games.len(), 2, "{out}");
+    assert_all_legal_and_over(&games);
+    let mains = |g: &GgfGame| {
+        assert_eq!(g.clock_both, None, "{g}");
+        g.start_clocks().unwrap().map(|c| c.unwrap().main_ms)
+    };
+    // The first engine is Black in the first game, White in the second.
+    assert_eq!(mains(&games[0]), [4000, 1000]);
+    assert_eq!(mains(&games[1]), [1000, 4000]);
+    // The same clock for both is written once.
+    let (ok, out, games) = run_match(
+        "even",
+        &[
+            "--engine",
+            &wedge("nboard"),
+            "--engine",
+            &wedge("nboard"),
+            "--clock",
+            "1",
+            "--time-margin",
+            "2",
+            "--games",
+            "1",
+        ],
+    );
+    assert!(ok, "{out}");
+    let g = &games[0];
+    assert!(g.clock_both.is_some() && g.clock_black.is_none() && g.clock_white.is_none());
+    // Three clocks, or odds on a queue, are refused before anything is played.
+    let (ok, out, _) = run_match(
+        "three",
+        &[
+            "--engine", "a", "--engine", "b", "--clock", "1", "--clock", "2", "--clock", "3",
+        ],
+    );
+    assert!(
+        !ok && out.contains("--clock may be given once or twice, not 3 times"),
+        "{out}"
+    );
+    let (ok, out, _) = run_match(
+        "queued",
+        &[
+            "--engine",
+            "wedge",
+            "--engine",
+            "wedge",
+            "--clock",
+            "1",
+            "--clock",
+            "2",
+            "--queue",
+            "nats://127.0.0.1:1",
+        ],
+    );
+    assert!(
+        !ok && out.contains("--queue plays both engines on one clock"),
+        "{out}"
+    );
+}
+
 /// Plays Wedge (depth 1, NBoard) against `bad` and checks every game is a forfeit of `bad`
 /// with `category`, and that the match went on to the end.
 fn forfeits(name: &str, bad: &str, protocol: &str, category: &str, extra: &[&str]) {

@@ -30,11 +30,12 @@ pub struct MatchArgs {
     #[arg(long = "depth", num_args = 1, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depths: Vec<u32>,
     /// Fixed time per move in seconds.
-    #[arg(long, conflicts_with = "clock")]
+    #[arg(long, conflicts_with = "clocks")]
     pub time_per_move: Option<f64>,
-    /// Game clock per side: seconds (`60`), or a GGF clock (`05:00`, `05:00/02` with increment).
-    #[arg(long)]
-    pub clock: Option<String>,
+    /// Game clock per side: seconds (`60`), or a GGF clock (`05:00`, `05:00/02` with
+    /// increment); once for both engines or twice (one per engine, in order: time odds).
+    #[arg(long = "clock", num_args = 1)]
+    pub clocks: Vec<String>,
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
@@ -106,11 +107,13 @@ pub(super) fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
         })
 }
 
-/// The time control the options ask for.
-fn time_control(args: &MatchArgs) -> Result<m::MatchTimeControl, CliError> {
-    Ok(match (args.time_per_move, &args.clock) {
-        (Some(t), _) => m::MatchTimeControl::PerMove(seconds(t, "--time-per-move")?),
-        (None, Some(c)) => m::MatchTimeControl::Clock(match c.trim().parse::<f64>() {
+/// The time control of each engine the options ask for.
+fn time_controls(args: &MatchArgs) -> Result<[m::MatchTimeControl; 2], CliError> {
+    if let Some(t) = args.time_per_move {
+        return Ok([m::MatchTimeControl::PerMove(seconds(t, "--time-per-move")?); 2]);
+    }
+    let clock = |c: &String| -> Result<m::MatchTimeControl, CliError> {
+        Ok(m::MatchTimeControl::Clock(match c.trim().parse::<f64>() {
             Ok(secs) => wedge_core::formats::Clock {
                 main_ms: seconds(secs, "--clock")?.as_millis() as u64,
                 increment_ms: 0,
@@ -118,8 +121,11 @@ fn time_control(args: &MatchArgs) -> Result<m::MatchTimeControl, CliError> {
             },
             Err(_) => wedge_core::formats::parse_clock(c)
                 .map_err(|e| CliError::Usage(format!("--clock: {e}")))?,
-        }),
-        (None, None) => m::MatchTimeControl::Depth,
+        }))
+    };
+    Ok(match per_engine(&args.clocks, "--clock", None)? {
+        [Some(a), Some(b)] => [clock(&a)?, clock(&b)?],
+        _ => [m::MatchTimeControl::Depth; 2],
     })
 }
 
@@ -200,24 +206,29 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
         ));
     }
     let depths = per_engine(&args.depths, "--depth", None)?;
+    let times = time_controls(args)?;
+    if args.queue.is_some() && times[0] != times[1] {
+        return Err(CliError::Usage(
+            "--queue plays both engines on one clock: give --clock once".into(),
+        ));
+    }
     let mut specs = Vec::new();
     for (i, command) in [a, b].into_iter().enumerate() {
         specs.push(m::EngineSpec {
             command,
             protocol: protocols[i].as_deref().unwrap_or("nboard").parse()?,
             depth: depths[i],
+            time: times[i],
             name: names[i].clone(),
         });
     }
-    let time = time_control(args)?;
-    if time != m::MatchTimeControl::Depth {
+    for spec in &mut specs {
         // NBoard's `go` is limited by depth and clock, and NTest will not move before a `set
         // depth`: on a clock, an NBoard engine with no depth given gets the deepest one, and
         // the clock decides.
-        for spec in &mut specs {
-            if spec.protocol == m::EngineProtocol::Nboard && spec.depth.is_none() {
-                spec.depth = Some(60);
-            }
+        let timed = spec.time != m::MatchTimeControl::Depth;
+        if timed && spec.protocol == m::EngineProtocol::Nboard && spec.depth.is_none() {
+            spec.depth = Some(60);
         }
     }
     let openings_path = match &args.openings {
@@ -247,7 +258,6 @@ pub fn run_match(common: &Common, args: &MatchArgs) -> Result<(), CliError> {
         openings: m::openings::read_openings(&openings_path)?,
         games: args.games,
         limits: m::GameLimits {
-            time,
             move_timeout: seconds(args.move_timeout, "--move-timeout")?,
             time_margin: Duration::try_from_secs_f64(args.time_margin).map_err(|_| {
                 CliError::Usage(format!(

@@ -34,11 +34,12 @@ pub struct QueueGames<'a> {
 }
 
 impl QueueGames<'_> {
-    /// The unit of game `index` of `cfg` in run `run`.
+    /// The unit of game `index` of `cfg` in run `run` (a unit carries one time control for
+    /// both engines: the first engine's; the command refuses odds on a queue).
     fn unit(&self, cfg: &MatchConfig, index: usize, run: u64) -> MatchUnit {
         MatchUnit {
             sides: self.sides.clone(),
-            time: cfg.limits.time,
+            time: cfg.engines[0].time,
             move_timeout: cfg.limits.move_timeout,
             time_margin: cfg.limits.time_margin,
             start_timeout: self.start_timeout,

@@ -19,7 +19,7 @@ use super::solve::{self, SolveUnit};
 use super::termination::{self, Fault, Termination, Verdict, MAX_DELIVERIES};
 use super::unit::SelfplayUnit;
 use super::valuation::{self, ValuationUnit};
-use crate::tools::match_runner::{self as matches, EngineSpec, GameLimits};
+use crate::tools::match_runner::{self as matches, EngineSpec, GameLimits, MatchTimeControl};
 use crate::train::selfplay::SelfPlay;
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
@@ -334,12 +334,11 @@ impl Work {
             }
             Work::Match(u) => {
                 let specs = [
-                    engine_spec(&u.sides[0], files, opts).await?,
-                    engine_spec(&u.sides[1], files, opts).await?,
+                    engine_spec(&u.sides[0], u.time, files, opts).await?,
+                    engine_spec(&u.sides[1], u.time, files, opts).await?,
                 ];
                 Box::new(move |_| {
                     let limits = GameLimits {
-                        time: u.time,
                         move_timeout: u.move_timeout,
                         time_margin: u.time_margin,
                     };
@@ -369,6 +368,7 @@ fn table_fits(mb: u32) -> Result<(), DistribError> {
 /// unit's name. Never a command from the message.
 async fn engine_spec(
     side: &QueuedSide,
+    time: MatchTimeControl,
     files: &mut Files,
     opts: &WorkerOptions,
 ) -> Result<EngineSpec, DistribError> {
@@ -423,6 +423,7 @@ async fn engine_spec(
         command,
         protocol,
         depth: side.depth.map(u32::from),
+        time,
         name: side.display.clone(),
     })
 }

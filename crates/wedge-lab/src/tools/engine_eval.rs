@@ -56,6 +56,7 @@ pub fn evaluate_with_engine(
         command: settings.command.clone(),
         protocol: EngineProtocol::Nboard,
         depth: Some(settings.depth),
+        time: MatchTimeControl::Depth,
         name: None,
     };
     let mut player = Player::start(&spec, settings.timeout)?;

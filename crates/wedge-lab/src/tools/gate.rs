@@ -136,7 +136,7 @@ pub fn run_gate(
         path: args.out.clone(),
         source,
     })?;
-    let engine = |weights: &Path, name: &str, depth: u32| EngineSpec {
+    let engine = |weights: &Path, name: &str, depth: u32, time| EngineSpec {
         command: format!(
             "{} --weights {} --hash 64 --threads 1 --no-book nboard",
             exe.display(),
@@ -144,6 +144,7 @@ pub fn run_gate(
         ),
         protocol: EngineProtocol::Nboard,
         depth: Some(depth),
+        time,
         name: Some(name.to_string()),
     };
     let sprt = Sprt {
@@ -193,13 +194,12 @@ pub fn run_gate(
         };
         let cfg = MatchConfig {
             engines: [
-                engine(&args.candidate, "candidate", depth),
-                engine(&current, "current", depth),
+                engine(&args.candidate, "candidate", depth, time),
+                engine(&current, "current", depth, time),
             ],
             openings: openings.clone(),
             games,
             limits: GameLimits {
-                time,
                 move_timeout: Duration::from_secs(600),
                 time_margin: Duration::from_millis(500),
             },

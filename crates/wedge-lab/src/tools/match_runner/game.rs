@@ -6,13 +6,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use wedge_core::board::Move;
 use wedge_core::formats::{
-    format_clock, Color, Game, GgfGame, GgfResult, GgfResultKind, GgfTag, MoveItem, MoveNote,
+    format_clock, Clock, Color, Game, GgfGame, GgfResult, GgfResultKind, GgfTag, MoveItem, MoveNote,
 };
 
-/// Timing limits of the match.
+/// Timing limits of the match (each engine's time control is in its
+/// [`super::EngineSpec`]).
 #[derive(Clone, Copy, Debug)]
 pub struct GameLimits {
-    pub time: MatchTimeControl,
     /// Longest wait for a move without a clock (hang detection).
     pub move_timeout: Duration,
     /// Slack over the allowed time before a move counts as late.
@@ -109,21 +109,28 @@ pub(crate) fn play_game(
     record.info_mut().black = Some(players[0].name.clone());
     record.info_mut().white = Some(players[1].name.clone());
     record.info_mut().event = Some("wedge match".into());
-    if let MatchTimeControl::Clock(c) = limits.time {
-        record.clock_both = Some(format_clock(&wedge_core::formats::Clock {
+    // Black's and White's time controls, and clocks (no extension: a flag falls at zero).
+    let times = [players[0].spec.time, players[1].spec.time];
+    let clocks = times.map(|t| match t {
+        MatchTimeControl::Clock(c) => Some(Clock {
             extension_ms: Some(0),
             ..c
-        }));
+        }),
+        _ => None,
+    });
+    match clocks {
+        [Some(b), Some(w)] if b == w => record.clock_both = Some(format_clock(&b)),
+        [b, w] => {
+            record.clock_black = b.as_ref().map(format_clock);
+            record.clock_white = w.as_ref().map(format_clock);
+        }
     }
     let [black, white] = players;
     let mut players = [black, white];
-    let mut remaining = match limits.time {
-        MatchTimeControl::Clock(c) => [Some(c.main_ms as i64); 2],
-        _ => [None, None],
-    };
+    let mut remaining = clocks.map(|c| c.map(|c| c.main_ms as i64));
     let setup_deadline = Instant::now() + limits.move_timeout;
     for (i, p) in players.iter_mut().enumerate() {
-        if let Err(e) = p.new_game(&limits.time, setup_deadline) {
+        if let Err(e) = p.new_game(&times[i], setup_deadline) {
             let loser = if i == 0 { Color::Black } else { Color::White };
             return finish(record, loser, classify(e, false));
         }
@@ -157,7 +164,7 @@ pub(crate) fn play_game(
             continue;
         }
         let i = index(mover);
-        let (allowed, timed) = match limits.time {
+        let (allowed, timed) = match times[i] {
             MatchTimeControl::Depth => (limits.move_timeout, false),
             MatchTimeControl::PerMove(t) => (t, true),
             MatchTimeControl::Clock(_) => (
@@ -173,7 +180,7 @@ pub(crate) fn play_game(
         let started = Instant::now();
         let answer = players[i].think(
             &record,
-            &limits.time,
+            &times[i],
             remaining[i].map(|ms| Duration::from_millis(ms.max(0) as u64)),
             started + wait,
         );
@@ -217,7 +224,7 @@ pub(crate) fn play_game(
                 Forfeit::Illegal(format!("{} ({e:?})", answer.text)),
             );
         }
-        if let (Some(r), MatchTimeControl::Clock(c)) = (remaining[i].as_mut(), limits.time) {
+        if let (Some(r), MatchTimeControl::Clock(c)) = (remaining[i].as_mut(), times[i]) {
             *r = *r - elapsed.as_millis() as i64 + c.increment_ms as i64;
         }
     }

@@ -47,6 +47,8 @@ pub struct EngineSpec {
     pub protocol: EngineProtocol,
     /// Midgame depth sent to the engine (`set depth` / `wedge-depth`), if any.
     pub depth: Option<u32>,
+    /// The engine's time control (each engine has its own: a match may give odds).
+    pub time: MatchTimeControl,
     /// Display name; else the engine's own (`set myname` / GTP `name`), else the command.
     pub name: Option<String>,
 }
