@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use wedge_core::board::Move;
 use wedge_core::formats::{
-    format_clock, Clock, Color, Game, GgfGame, GgfResult, GgfResultKind, GgfTag, MoveItem, MoveNote,
+    format_clock, Clock, ClockSpent, Color, Game, GgfGame, GgfResult, GgfResultKind, GgfTag,
+    MoveItem, MoveNote,
 };
 
 /// Timing limits of the match (each engine's time control is in its
@@ -127,7 +128,8 @@ pub(crate) fn play_game(
     }
     let [black, white] = players;
     let mut players = [black, white];
-    let mut remaining = clocks.map(|c| c.map(|c| c.main_ms as i64));
+    // Each seat's clock as the engines read it from the record ([`ClockSpent`]).
+    let mut remaining = clocks.map(|c| c.map(ClockSpent::new));
     let setup_deadline = Instant::now() + limits.move_timeout;
     for (i, p) in players.iter_mut().enumerate() {
         if let Err(e) = p.new_game(&times[i], setup_deadline) {
@@ -168,7 +170,7 @@ pub(crate) fn play_game(
             MatchTimeControl::Depth => (limits.move_timeout, false),
             MatchTimeControl::PerMove(t) => (t, true),
             MatchTimeControl::Clock(_) => (
-                Duration::from_millis(remaining[i].unwrap_or(0).max(0) as u64),
+                Duration::from_millis(remaining[i].map_or(0, |c| c.left_ms())),
                 true,
             ),
         };
@@ -181,7 +183,7 @@ pub(crate) fn play_game(
         let answer = players[i].think(
             &record,
             &times[i],
-            remaining[i].map(|ms| Duration::from_millis(ms.max(0) as u64)),
+            remaining[i].map(|c| Duration::from_millis(c.left_ms())),
             started + wait,
         );
         let elapsed = started.elapsed();
@@ -224,8 +226,8 @@ pub(crate) fn play_game(
                 Forfeit::Illegal(format!("{} ({e:?})", answer.text)),
             );
         }
-        if let (Some(r), MatchTimeControl::Clock(c)) = (remaining[i].as_mut(), times[i]) {
-            *r = *r - elapsed.as_millis() as i64 + c.increment_ms as i64;
+        if let Some(c) = remaining[i].as_mut() {
+            c.spend(Some(elapsed.as_millis() as f64 / 1000.0));
         }
     }
 }
