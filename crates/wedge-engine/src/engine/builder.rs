@@ -95,6 +95,8 @@ pub struct EngineBuilder {
     pub hash_mb: usize,
     pub threads: usize,
     pub book: BookOptions,
+    /// `--ponder`: think on the opponent's time in clock play ([`EngineOptions::ponder`]).
+    pub ponder: bool,
 }
 
 impl EngineBuilder {
@@ -291,6 +293,7 @@ impl EngineBuilder {
             user_book: self.user_book_path()?.map(setting),
             book_randomness: self.book.randomness,
             book_seed: self.book.seed,
+            ponder: self.ponder,
             ..Default::default()
         })
     }
@@ -367,6 +370,7 @@ mod tests {
             hash_mb: 1,
             threads: 1,
             book: BookOptions::default(),
+            ponder: false,
         };
         let e = builder.for_solves().unwrap_err();
         assert!(

@@ -73,6 +73,7 @@ impl Engine {
                     books: PlayBooks::new(options.book.as_ref(), options.user_book.as_ref()),
                     options,
                     rng: Rng::new(seed),
+                    ponder: None,
                 };
                 worker.reopen_books();
                 let _ = ready_tx.send(());

@@ -9,6 +9,21 @@ use wedge_core::search::{Limits, Selectivity, TimeControl};
 pub const EXACT_MARGIN: u32 = 6;
 pub const WLD_MARGIN: u32 = 9;
 
+/// Empties at or below which pondering solves (its probable passes, then the exact one), as
+/// a clock's plan expects the game solved from there.
+const PONDER_SOLVE: u32 = 26;
+
+/// What the worker ponders with after a move searched with `limits` on a clock: the same
+/// search without the clock, solving from [`PONDER_SOLVE`] empties at most.
+pub(super) fn limits_for_ponder(limits: &Limits) -> Limits {
+    Limits {
+        time: TimeControl::Infinite,
+        solve_empties: limits.solve_empties.min(PONDER_SOLVE),
+        wld_empties: limits.wld_empties.min(PONDER_SOLVE),
+        ..*limits
+    }
+}
+
 /// What every protocol searches with for a move: a level set by the user (`set depth N`,
 /// `wedge-depth N`) fixes the midgame depth and the solve points and a clock can only shorten
 /// the move; without a level, or at the top level (60, which match runners send on a clock),

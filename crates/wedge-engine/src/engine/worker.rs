@@ -1,8 +1,9 @@
-//! The worker thread's state and loop: it runs one [`Task`] at a time and learns the user's
-//! book between tasks; and its [`EngineOptions`].
+//! The worker thread's state and loop: it runs one [`Task`] at a time, and between tasks
+//! ponders and learns the user's book; and its [`EngineOptions`].
 
 use super::books::{BookSetting, LearnFailure, PlayBooks};
 use super::candidates::{candidate_schedule, ScoredRootMove};
+use super::limits::limits_for_ponder;
 use super::searcher_size::SearcherSize;
 use super::task::{BookMove, Event, EventSink, JobId, Outcome, Task};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use wedge_core::board::{Board, Move};
 use wedge_core::eval::Evaluator;
 use wedge_core::rng::Rng;
-use wedge_core::search::{Limits, Report, Score, Searcher, Selectivity};
+use wedge_core::search::{Limits, Report, Score, Searcher, Selectivity, TimeControl};
 
 pub(super) struct Job {
     pub(super) id: JobId,
@@ -32,6 +33,9 @@ pub struct EngineOptions {
     pub book_randomness: u32,
     /// Seed of the random book choices (none: a new seed in every process).
     pub book_seed: Option<u64>,
+    /// Think on the opponent's time: after a move searched on a clock, search the position it
+    /// leaves until the next task comes, so that the table knows the replies.
+    pub ponder: bool,
 }
 
 /// The state living on the worker thread.
@@ -48,17 +52,21 @@ pub(super) struct Worker<E: Evaluator> {
     /// The shipped book and the user's.
     pub(super) books: PlayBooks,
     pub(super) rng: Rng,
+    /// The position left by the last move played on a clock, and the limits to ponder it with
+    /// (only with [`EngineOptions::ponder`]; any task clears it).
+    pub(super) ponder: Option<(Board, Limits)>,
 }
 
 impl<E: Evaluator> Worker<E> {
     /// The next task (none once the engine is dropped). While none waits, the worker does its
     /// idle work, which a submitted task stops at once: once a task has run (so this engine
     /// is the one in use, not a GUI's spare copy), it faults the table's memory in; then it
-    /// learns the games waiting for the user's book.
+    /// ponders the position its last move left; then it learns the games waiting for the
+    /// user's book.
     pub(super) fn next_job(&mut self, jobs: &mpsc::Receiver<Job>) -> Option<Job> {
         loop {
             let table = self.used && !self.table_ready;
-            if !table && !self.books.has_waiting() {
+            if !table && self.ponder.is_none() && !self.books.has_waiting() {
                 return jobs.recv().ok();
             }
             // Cleared before looking: a task submitted from now on sets it again.
@@ -70,6 +78,10 @@ impl<E: Evaluator> Worker<E> {
             }
             if table {
                 self.table_ready = self.searcher.table().fault_in(&self.idle_stop);
+                continue;
+            }
+            if let Some((board, limits)) = self.ponder.take() {
+                self.ponder_on(&board, &limits);
                 continue;
             }
             let stop = self.idle_stop.clone();
@@ -164,19 +176,55 @@ impl<E: Evaluator> Worker<E> {
         result
     }
 
+    /// Searches `board` until the search ends or a task comes: the table keeps what it found.
+    pub(super) fn ponder_on(&mut self, board: &Board, limits: &Limits) {
+        let r = self
+            .searcher
+            .search(board, limits, &self.idle_stop, &mut |_| {});
+        tracing::debug!(
+            "pondered {} empties: {} {} in {} ms, {} nodes",
+            board.empty_count(),
+            r.depth_label(),
+            r.best,
+            r.millis,
+            r.nodes
+        );
+    }
+
+    /// After `report`, the move searched on `board` with `limits`: what to ponder, if this
+    /// engine ponders and the move was played on a clock (analysis and levels never ponder),
+    /// and the game goes on.
+    fn ponder_after(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        report: &Report,
+    ) -> Option<(Board, Limits)> {
+        if !self.options.ponder || limits.time == TimeControl::Infinite {
+            return None;
+        }
+        let next = board.apply(report.best).ok()?;
+        (!next.is_game_over()).then(|| (next, limits_for_ponder(limits)))
+    }
+
     pub(super) fn run(&mut self, job: Job) {
         let id = job.id;
         self.used = true;
+        self.ponder = None;
         self.books.resume_idle_learning();
         if matches!(job.task, Task::Search { .. } | Task::Candidates { .. }) {
             // A republished book is picked up before the next move (a stat call per book).
             self.reopen_books();
         }
         let outcome = match job.task {
-            Task::Search { board, limits } => match self.book_move(id, &board) {
-                Some(r) => Outcome::Best(r),
-                None => Outcome::Best(self.search(id, &board, &limits)),
-            },
+            Task::Search { board, limits } => {
+                let r = match self.book_move(id, &board) {
+                    Some(r) => r,
+                    None => self.search(id, &board, &limits),
+                };
+                self.ponder = self.ponder_after(&board, &limits, &r);
+                Outcome::Best(r)
+            }
             Task::Candidates {
                 board,
                 limits,
@@ -321,5 +369,157 @@ impl<E: Evaluator> Worker<E> {
             best_list = list;
         }
         best_list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+    use wedge_core::eval::Heuristic;
+    use wedge_core::search::SolveMode;
+
+    fn worker(ponder: bool) -> Worker<Heuristic> {
+        Worker {
+            searcher: Searcher::new(Arc::new(Heuristic), 16, 1),
+            stop: Arc::new(AtomicBool::new(false)),
+            idle_stop: Arc::new(AtomicBool::new(false)),
+            used: false,
+            table_ready: false,
+            sink: Box::new(|_| {}),
+            options: EngineOptions {
+                ponder,
+                ..Default::default()
+            },
+            books: PlayBooks::new(None, None),
+            rng: Rng::new(1),
+            ponder: None,
+        }
+    }
+
+    /// The position with `empties` empty squares on the line of first-listed moves from the
+    /// start.
+    fn line(empties: u32) -> Board {
+        let mut board = Board::START;
+        while board.empty_count() > empties {
+            board = board.apply(board.moves()[0]).unwrap();
+        }
+        board
+    }
+
+    fn clock() -> Limits {
+        Limits::timed(
+            TimeControl::Clock {
+                remaining: Duration::from_secs(2),
+                increment: Duration::ZERO,
+            },
+            60,
+        )
+    }
+
+    fn search(worker: &mut Worker<Heuristic>, id: JobId, board: Board, limits: Limits) -> Report {
+        let job = Job {
+            id,
+            task: Task::Search { board, limits },
+        };
+        let (tx, rx) = mpsc::channel();
+        worker.sink = Box::new(move |e| {
+            if let Event::Done {
+                outcome: Outcome::Best(r),
+                ..
+            } = e
+            {
+                let _ = tx.send(r);
+            }
+        });
+        worker.run(job);
+        rx.try_recv().expect("a search ends with its report")
+    }
+
+    #[test]
+    fn a_move_on_a_clock_is_pondered_and_the_table_then_knows_the_replies() {
+        let board = line(16);
+        let mut pondering = worker(true);
+        let played = search(&mut pondering, 1, board, clock());
+        let next = board.apply(played.best).unwrap();
+        let (pondered, limits) = pondering.ponder.expect("a position to ponder");
+        assert_eq!(pondered, next);
+        assert_eq!(limits.time, TimeControl::Infinite);
+        assert_eq!((limits.solve_empties, limits.wld_empties), (26, 26));
+        // Nothing stops it here: it runs to its end, the exact solve of the position.
+        pondering.ponder_on(&pondered, &limits);
+        // Whatever the reply, the pondering engine answers with the same exact score as one
+        // that did not ponder, from fewer nodes.
+        for reply in next.moves() {
+            let after = next.apply(reply).unwrap();
+            let exact = Limits::solve(SolveMode::Exact);
+            let warm = search(&mut pondering, 2, after, exact);
+            let mut cold_worker = worker(false);
+            let cold = search(&mut cold_worker, 1, after, exact);
+            assert_eq!(warm.score, cold.score, "after {reply}");
+            assert!(warm.nodes < cold.nodes, "after {reply}: {warm:?} {cold:?}");
+            // An untimed search leaves nothing to ponder.
+            assert_eq!(pondering.ponder, None);
+        }
+    }
+
+    #[test]
+    fn only_a_pondering_engine_ponders_and_only_moves_on_a_clock_with_a_game_left() {
+        let board = line(40);
+        let mut plain = worker(false);
+        search(&mut plain, 1, board, clock());
+        assert_eq!(plain.ponder, None, "pondering is off");
+        let mut pondering = worker(true);
+        search(&mut pondering, 1, board, Limits::depth(3));
+        assert_eq!(pondering.ponder, None, "no clock: a level or an analysis");
+        search(&mut pondering, 2, board, clock());
+        assert!(pondering.ponder.is_some());
+        // Any task clears it.
+        pondering.run(Job {
+            id: 3,
+            task: Task::Evaluate { board },
+        });
+        assert_eq!(pondering.ponder, None);
+        // A move that ends the game (Black's a1, the last empty) leaves nothing to ponder.
+        let text = format!("-O{} X", "X".repeat(62));
+        let last = wedge_core::formats::parse_position(&text).unwrap().board;
+        let r = search(&mut pondering, 4, last, clock());
+        assert_eq!(r.best.to_string(), "a1");
+        assert_eq!(pondering.ponder, None);
+    }
+
+    /// Pondering runs until a task comes, and that task is answered: the ponder stops at once
+    /// (a generous bound here; how soon is a measurement, not a test).
+    #[test]
+    fn a_task_stops_the_pondering_and_is_answered() {
+        let (tx, rx) = mpsc::channel();
+        let sink: EventSink = Box::new(move |e| {
+            if let Event::Done { job, .. } = e {
+                let _ = tx.send(job);
+            }
+        });
+        let options = EngineOptions {
+            ponder: true,
+            ..Default::default()
+        };
+        let mut engine =
+            super::super::Engine::new(Searcher::new(Arc::new(Heuristic), 16, 1), options, sink);
+        let limits = Limits::timed(
+            TimeControl::Clock {
+                remaining: Duration::from_millis(500),
+                increment: Duration::ZERO,
+            },
+            60,
+        );
+        let board = Board::START;
+        let bound = Duration::from_secs(60);
+        let first = engine
+            .submit(Task::Search { board, limits }, false)
+            .unwrap();
+        assert_eq!(rx.recv_timeout(bound), Ok(first));
+        // The pondering of the position at 59 empties would run for hours.
+        std::thread::sleep(Duration::from_millis(200));
+        let second = engine.submit(Task::Evaluate { board }, false).unwrap();
+        assert_eq!(rx.recv_timeout(bound), Ok(second));
     }
 }
