@@ -27,7 +27,7 @@ enum Command {
     /// The human console (also what `wedge` alone starts).
     Console(play::ConsoleArgs),
     /// Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
-    Nboard,
+    Nboard(play::NboardArgs),
     /// Speak GTP version 2 on stdin/stdout, for Quarry, GoGui and scripts.
     Gtp(play::GtpArgs),
     #[cfg(feature = "lab")]
@@ -106,7 +106,7 @@ fn run(common: &Common, command: Option<Command>) -> Result<(), CliError> {
     match command {
         None => play::run_console(common, None),
         Some(Command::Console(args)) => play::run_console(common, Some(&args)),
-        Some(Command::Nboard) => play::run_nboard(common),
+        Some(Command::Nboard(args)) => play::run_nboard(common, &args),
         Some(Command::Gtp(args)) => play::run_gtp(common, &args),
         #[cfg(feature = "lab")]
         Some(Command::Perft(args)) => {

@@ -1,7 +1,8 @@
 //! The real `wedge` binary over pipes: NBoard, GTP and the console answer, a `ping` sent during
 //! a deep search is answered promptly and after the search's last line, the end of input
 //! exits with code 0, and `quit` or the end of input during a search that would run for hours
-//! ends the process within a generous bound in every protocol. `ping_latency_report` (ignored by default) measures p50/p99 over 100 pings.
+//! ends the process within a generous bound in every protocol, as they do while a `--ponder`
+//! engine thinks on the opponent's time. `ping_latency_report` (ignored by default) measures p50/p99 over 100 pings.
 //! The book is off: these sessions are about searches.
 
 use std::io::{BufRead, BufReader, Write};
@@ -319,5 +320,46 @@ fn nboard_quit_and_end_of_input_stop_a_deep_hint() {
         s.until(|l| l.starts_with("search") && l.ends_with(" 0 2"));
         end_session(&mut s, quit);
         assert_eq!(s.exit_code_within(EXIT_BOUND), 0, "{quit:?}");
+    }
+}
+
+/// With `--ponder`, a move on a clock leaves the engine searching the position it left; the
+/// next command that needs the engine is answered, and `quit` or the end of input ends the
+/// process, within the generous bound (a ponder at 59 empties would run for hours).
+#[test]
+fn a_pondering_engine_answers_the_next_move_and_exits_over_nboard_and_gtp() {
+    const CLOCK: &str = "set game (;GM[Othello]PC[NBoard]TI[0:05]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+    for quit in [Some("quit"), None] {
+        let mut s = Session::start(&["nboard", "--ponder"]);
+        s.send("nboard 2");
+        s.send(CLOCK);
+        s.send("go");
+        let first = s.until_within(EXIT_BOUND, |l| l.starts_with("==="));
+        let played = first.last().unwrap()[4..]
+            .split('/')
+            .next()
+            .unwrap()
+            .to_string();
+        // Our move, then White's turn: the position the engine ponders.
+        s.send(&format!("move {played}"));
+        std::thread::sleep(Duration::from_millis(200));
+        s.send("go");
+        s.until_within(EXIT_BOUND, |l| l.starts_with("==="));
+        std::thread::sleep(Duration::from_millis(200));
+        end_session(&mut s, quit);
+        assert_eq!(s.exit_code_within(EXIT_BOUND), 0, "nboard, {quit:?}");
+
+        let mut s = Session::start(&["gtp", "--ponder"]);
+        s.send("1 time_settings 5 0 0");
+        assert_eq!(s.until_within(EXIT_BOUND, |l| l.is_empty()), ["=1", ""]);
+        s.send("2 genmove black");
+        s.until_within(EXIT_BOUND, |l| l.is_empty());
+        std::thread::sleep(Duration::from_millis(200));
+        s.send("3 genmove white");
+        let answer = s.until_within(EXIT_BOUND, |l| l.is_empty());
+        assert!(answer[0].starts_with("=3 "), "{answer:?}");
+        std::thread::sleep(Duration::from_millis(200));
+        end_session(&mut s, quit.map(|_| "4 quit"));
+        assert_eq!(s.exit_code_within(EXIT_BOUND), 0, "gtp, {quit:?}");
     }
 }

@@ -49,11 +49,6 @@ pub struct Common {
     /// ~/.local/share/wedge/learned.book).
     #[arg(long, global = true, conflicts_with = "no_book")]
     pub learn_book: Option<PathBuf>,
-    /// Think on the opponent's time when playing on a clock (`nboard`, `gtp`): after each
-    /// move, search the position it leaves until the next command comes. It takes cores the
-    /// opponent may need: give it only where the engines have a core each.
-    #[arg(long, global = true)]
-    pub ponder: bool,
     /// Log level on stderr: off, error, warn, info, debug or trace (default: RUST_LOG, else
     /// warn).
     #[arg(long, global = true)]
@@ -92,7 +87,7 @@ impl Common {
                 seed: self.book_seed,
                 learn_book: self.learn_book.clone(),
             },
-            ponder: self.ponder,
+            ponder: false,
         }
     }
 }

@@ -74,6 +74,7 @@ impl Engine {
                     options,
                     rng: Rng::new(seed),
                     ponder: None,
+                    pondered: None,
                 };
                 worker.reopen_books();
                 let _ = ready_tx.send(());
@@ -146,5 +147,49 @@ impl Drop for Engine {
         if let Some(w) = self.worker.take() {
             let _ = w.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Event, EventSink, Task};
+    use std::time::Duration;
+    use wedge_core::board::Board;
+    use wedge_core::eval::Heuristic;
+    use wedge_core::search::{Limits, TimeControl};
+
+    /// Pondering runs until a task comes, and that task is answered: the ponder stops at once
+    /// (a generous bound here; how soon is a measurement, not a test).
+    #[test]
+    fn a_task_stops_the_pondering_and_is_answered() {
+        let (tx, rx) = mpsc::channel();
+        let sink: EventSink = Box::new(move |e| {
+            if let Event::Done { job, .. } = e {
+                let _ = tx.send(job);
+            }
+        });
+        let options = EngineOptions {
+            ponder: true,
+            ..Default::default()
+        };
+        let mut engine = Engine::new(Searcher::new(Arc::new(Heuristic), 16, 1), options, sink);
+        let limits = Limits::timed(
+            TimeControl::Clock {
+                remaining: Duration::from_millis(500),
+                increment: Duration::ZERO,
+            },
+            60,
+        );
+        let board = Board::START;
+        let bound = Duration::from_secs(60);
+        let first = engine
+            .submit(Task::Search { board, limits }, false)
+            .unwrap();
+        assert_eq!(rx.recv_timeout(bound), Ok(first));
+        // The pondering of the position at 59 empties would run for hours.
+        std::thread::sleep(Duration::from_millis(200));
+        let second = engine.submit(Task::Evaluate { board }, false).unwrap();
+        assert_eq!(rx.recv_timeout(bound), Ok(second));
     }
 }

@@ -1,6 +1,7 @@
 //! The search limits every protocol plays with: a level's depth and solve points, or the
 //! clock's ([`limits_for_play`], [`limits_for_depth`]).
 
+use std::time::Duration;
 use wedge_core::search::{Limits, Selectivity, TimeControl};
 
 /// A level's exact solves start at this many empties more than its midgame depth, and its
@@ -9,15 +10,23 @@ use wedge_core::search::{Limits, Selectivity, TimeControl};
 pub const EXACT_MARGIN: u32 = 6;
 pub const WLD_MARGIN: u32 = 9;
 
-/// Empties at or below which pondering solves (its probable passes, then the exact one), as
-/// a clock's plan expects the game solved from there.
-const PONDER_SOLVE: u32 = 26;
+/// Empties at or below which pondering runs the passes to the end (probable solves, then
+/// win/loss/draw, then exact), as a 15 s game's moves from about there do; above, it deepens
+/// the midgame, as they do.
+const PONDER_SOLVE: u32 = 34;
+
+/// The clock a ponder plans with: long enough that every step of the clock's schedule fits,
+/// so that it runs them all, in the clock's order, until a task stops it.
+const PONDER_CLOCK: Duration = Duration::from_secs(24 * 3600);
 
 /// What the worker ponders with after a move searched with `limits` on a clock: the same
-/// search without the clock, solving from [`PONDER_SOLVE`] empties at most.
+/// search on [`PONDER_CLOCK`], solving from [`PONDER_SOLVE`] empties at most.
 pub(super) fn limits_for_ponder(limits: &Limits) -> Limits {
     Limits {
-        time: TimeControl::Infinite,
+        time: TimeControl::Clock {
+            remaining: PONDER_CLOCK,
+            increment: Duration::ZERO,
+        },
         solve_empties: limits.solve_empties.min(PONDER_SOLVE),
         wld_empties: limits.wld_empties.min(PONDER_SOLVE),
         ..*limits
@@ -55,7 +64,6 @@ pub fn limits_for_depth(depth: u32) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
     use wedge_core::search::SolveMode;
 
     #[test]

@@ -55,6 +55,8 @@ pub(super) struct Worker<E: Evaluator> {
     /// The position left by the last move played on a clock, and the limits to ponder it with
     /// (only with [`EngineOptions::ponder`]; any task clears it).
     pub(super) ponder: Option<(Board, Limits)>,
+    /// The position pondered last, until the next search (whose log says whether it was it).
+    pub(super) pondered: Option<Board>,
 }
 
 impl<E: Evaluator> Worker<E> {
@@ -178,6 +180,7 @@ impl<E: Evaluator> Worker<E> {
 
     /// Searches `board` until the search ends or a task comes: the table keeps what it found.
     pub(super) fn ponder_on(&mut self, board: &Board, limits: &Limits) {
+        self.pondered = Some(*board);
         let r = self
             .searcher
             .search(board, limits, &self.idle_stop, &mut |_| {});
@@ -193,7 +196,9 @@ impl<E: Evaluator> Worker<E> {
 
     /// After `report`, the move searched on `board` with `limits`: what to ponder, if this
     /// engine ponders and the move was played on a clock (analysis and levels never ponder),
-    /// and the game goes on.
+    /// and the game goes on. That is the position after the reply the search expects (when
+    /// the opponent plays it, the next search goes on from the ponder's depth), else the
+    /// position the move leaves.
     fn ponder_after(
         &self,
         board: &Board,
@@ -204,13 +209,25 @@ impl<E: Evaluator> Worker<E> {
             return None;
         }
         let next = board.apply(report.best).ok()?;
-        (!next.is_game_over()).then(|| (next, limits_for_ponder(limits)))
+        if next.is_game_over() {
+            return None;
+        }
+        let expected = report
+            .pv
+            .get(1)
+            .and_then(|&reply| next.apply(reply).ok())
+            .filter(|b| !b.is_game_over());
+        Some((expected.unwrap_or(next), limits_for_ponder(limits)))
     }
 
     pub(super) fn run(&mut self, job: Job) {
         let id = job.id;
         self.used = true;
         self.ponder = None;
+        if let (Task::Search { board, .. }, Some(pondered)) = (&job.task, self.pondered.take()) {
+            let hit = if pondered == *board { "" } else { "not " };
+            tracing::debug!("the search is {hit}of the position pondered");
+        }
         self.books.resume_idle_learning();
         if matches!(job.task, Task::Search { .. } | Task::Candidates { .. }) {
             // A republished book is picked up before the next move (a stat call per book).
@@ -394,6 +411,7 @@ mod tests {
             books: PlayBooks::new(None, None),
             rng: Rng::new(1),
             ponder: None,
+            pondered: None,
         }
     }
 
@@ -437,30 +455,44 @@ mod tests {
     }
 
     #[test]
-    fn a_move_on_a_clock_is_pondered_and_the_table_then_knows_the_replies() {
+    fn a_move_on_a_clock_is_pondered_and_the_table_then_knows_the_expected_reply() {
         let board = line(16);
         let mut pondering = worker(true);
         let played = search(&mut pondering, 1, board, clock());
+        assert_eq!(played.pv[0], played.best);
         let next = board.apply(played.best).unwrap();
+        let expected = next.apply(played.pv[1]).unwrap();
         let (pondered, limits) = pondering.ponder.expect("a position to ponder");
-        assert_eq!(pondered, next);
-        assert_eq!(limits.time, TimeControl::Infinite);
-        assert_eq!((limits.solve_empties, limits.wld_empties), (26, 26));
+        assert_eq!(pondered, expected, "{played:?}");
+        assert!(
+            matches!(limits.time, TimeControl::Clock { remaining, .. } if remaining.as_secs() >= 3600),
+            "{limits:?}"
+        );
+        assert_eq!((limits.solve_empties, limits.wld_empties), (34, 34));
         // Nothing stops it here: it runs to its end, the exact solve of the position.
         pondering.ponder_on(&pondered, &limits);
-        // Whatever the reply, the pondering engine answers with the same exact score as one
-        // that did not ponder, from fewer nodes.
-        for reply in next.moves() {
-            let after = next.apply(reply).unwrap();
-            let exact = Limits::solve(SolveMode::Exact);
-            let warm = search(&mut pondering, 2, after, exact);
-            let mut cold_worker = worker(false);
-            let cold = search(&mut cold_worker, 1, after, exact);
-            assert_eq!(warm.score, cold.score, "after {reply}");
-            assert!(warm.nodes < cold.nodes, "after {reply}: {warm:?} {cold:?}");
-            // An untimed search leaves nothing to ponder.
-            assert_eq!(pondering.ponder, None);
-        }
+        // When the opponent plays the expected reply, the pondering engine answers with the
+        // same exact score as one that did not ponder, from fewer nodes.
+        let exact = Limits::solve(SolveMode::Exact);
+        let warm = search(&mut pondering, 2, expected, exact);
+        let cold = search(&mut worker(false), 1, expected, exact);
+        assert_eq!(warm.score, cold.score);
+        assert!(warm.nodes < cold.nodes, "{warm:?} {cold:?}");
+        // An untimed search leaves nothing to ponder.
+        assert_eq!(pondering.ponder, None);
+    }
+
+    /// Without a reply in the principal variation (a book move), the position the move leaves.
+    #[test]
+    fn a_move_without_an_expected_reply_leaves_its_own_position_to_ponder() {
+        let board = line(30);
+        let played = search(&mut worker(false), 1, board, clock());
+        let alone = Report {
+            pv: vec![played.best],
+            ..played
+        };
+        let (pondered, _) = worker(true).ponder_after(&board, &clock(), &alone).unwrap();
+        assert_eq!(pondered, board.apply(played.best).unwrap());
     }
 
     #[test]
@@ -486,40 +518,5 @@ mod tests {
         let r = search(&mut pondering, 4, last, clock());
         assert_eq!(r.best.to_string(), "a1");
         assert_eq!(pondering.ponder, None);
-    }
-
-    /// Pondering runs until a task comes, and that task is answered: the ponder stops at once
-    /// (a generous bound here; how soon is a measurement, not a test).
-    #[test]
-    fn a_task_stops_the_pondering_and_is_answered() {
-        let (tx, rx) = mpsc::channel();
-        let sink: EventSink = Box::new(move |e| {
-            if let Event::Done { job, .. } = e {
-                let _ = tx.send(job);
-            }
-        });
-        let options = EngineOptions {
-            ponder: true,
-            ..Default::default()
-        };
-        let mut engine =
-            super::super::Engine::new(Searcher::new(Arc::new(Heuristic), 16, 1), options, sink);
-        let limits = Limits::timed(
-            TimeControl::Clock {
-                remaining: Duration::from_millis(500),
-                increment: Duration::ZERO,
-            },
-            60,
-        );
-        let board = Board::START;
-        let bound = Duration::from_secs(60);
-        let first = engine
-            .submit(Task::Search { board, limits }, false)
-            .unwrap();
-        assert_eq!(rx.recv_timeout(bound), Ok(first));
-        // The pondering of the position at 59 empties would run for hours.
-        std::thread::sleep(Duration::from_millis(200));
-        let second = engine.submit(Task::Evaluate { board }, false).unwrap();
-        assert_eq!(rx.recv_timeout(bound), Ok(second));
     }
 }
