@@ -33,8 +33,8 @@ pub struct EngineOptions {
     pub book_randomness: u32,
     /// Seed of the random book choices (none: a new seed in every process).
     pub book_seed: Option<u64>,
-    /// Think on the opponent's time: after a move searched on a clock, search the position it
-    /// leaves until the next task comes, so that the table knows the replies.
+    /// Think on the opponent's time: after a move searched on a clock, search the position
+    /// after the reply the search expects until the next task comes; the table keeps it.
     pub ponder: bool,
 }
 
@@ -52,7 +52,7 @@ pub(super) struct Worker<E: Evaluator> {
     /// The shipped book and the user's.
     pub(super) books: PlayBooks,
     pub(super) rng: Rng,
-    /// The position left by the last move played on a clock, and the limits to ponder it with
+    /// What to ponder after the last move played on a clock, and the limits to ponder it with
     /// (only with [`EngineOptions::ponder`]; any task clears it).
     pub(super) ponder: Option<(Board, Limits)>,
     /// The position pondered last, until the next search (whose log says whether it was it).
@@ -63,7 +63,7 @@ impl<E: Evaluator> Worker<E> {
     /// The next task (none once the engine is dropped). While none waits, the worker does its
     /// idle work, which a submitted task stops at once: once a task has run (so this engine
     /// is the one in use, not a GUI's spare copy), it faults the table's memory in; then it
-    /// ponders the position its last move left; then it learns the games waiting for the
+    /// ponders after its last move on a clock; then it learns the games waiting for the
     /// user's book.
     pub(super) fn next_job(&mut self, jobs: &mpsc::Receiver<Job>) -> Option<Job> {
         loop {
