@@ -323,9 +323,9 @@ fn nboard_quit_and_end_of_input_stop_a_deep_hint() {
     }
 }
 
-/// With `--ponder`, a move on a clock leaves the engine searching the position it left; the
-/// next command that needs the engine is answered, and `quit` or the end of input ends the
-/// process, within the generous bound (a ponder at 59 empties would run for hours).
+/// With `--ponder`, a move on a clock leaves the engine searching the position after the reply
+/// it expects; the next command that needs the engine is answered, and `quit` or the end of input ends the
+/// process, within the generous bound (a ponder at 58 empties would run for hours).
 #[test]
 fn a_pondering_engine_answers_the_next_move_and_exits_over_nboard_and_gtp() {
     const CLOCK: &str = "set game (;GM[Othello]PC[NBoard]TI[0:05]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
@@ -340,7 +340,8 @@ fn a_pondering_engine_answers_the_next_move_and_exits_over_nboard_and_gtp() {
             .next()
             .unwrap()
             .to_string();
-        // Our move, then White's turn: the position the engine ponders.
+        // Our move, then a `go` for White, which stops the ponder (of the position after
+        // White's expected reply).
         s.send(&format!("move {played}"));
         std::thread::sleep(Duration::from_millis(200));
         s.send("go");

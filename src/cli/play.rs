@@ -18,8 +18,9 @@ pub struct ConsoleArgs {
 #[derive(Args)]
 pub struct Pondering {
     /// Think on the opponent's time when playing on a clock: after each move, search the
-    /// position it leaves until the next command comes. It keeps the engine's threads busy
-    /// while the opponent thinks: give it only where each engine has cores of its own.
+    /// position after the reply the engine expects until the next command comes. It keeps the
+    /// engine's threads busy while the opponent thinks: give it only where each engine has
+    /// cores of its own.
     #[arg(long)]
     pub ponder: bool,
 }

@@ -187,7 +187,8 @@ mod tests {
             .submit(Task::Search { board, limits }, false)
             .unwrap();
         assert_eq!(rx.recv_timeout(bound), Ok(first));
-        // The pondering of the position at 59 empties would run for hours.
+        // The ponder (of the position at 58 empties after the expected reply) would run for
+        // hours.
         std::thread::sleep(Duration::from_millis(200));
         let second = engine.submit(Task::Evaluate { board }, false).unwrap();
         assert_eq!(rx.recv_timeout(bound), Ok(second));
