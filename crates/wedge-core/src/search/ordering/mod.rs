@@ -11,6 +11,7 @@ mod squares;
 
 pub use list::{Candidate, MAX_MOVES};
 pub use scores::SETTLED;
+use scores::{END_ORDER_POTENTIAL_WEIGHT, ORDER_MOBILITY_WEIGHT, ORDER_POTENTIAL_WEIGHT};
 pub use squares::{last_two, parity_groups, parity_order, square_class_groups};
 
 use super::tt::MoveHint;
@@ -37,7 +38,7 @@ pub const END_EVAL_ORDER_MIN: u32 = 12;
 
 /// The endgame ordering searches' window reaches this many discs below alpha (and
 /// [`END_SORT_ABOVE`] above).
-pub const END_SORT_BELOW: i32 = 16;
+pub const END_SORT_BELOW: i32 = 32;
 /// See [`END_SORT_BELOW`].
 pub const END_SORT_ABOVE: i32 = 2;
 
@@ -277,7 +278,8 @@ impl<const N: usize> MovePicker<N> {
                 search.prefetch(&self.board, self.list.as_slice());
             }
             let sort_depth = search.midgame_ordering().sort_depth(depth);
-            self.score_by_search(search, state, sort_depth, window);
+            let weights = (ORDER_MOBILITY_WEIGHT, ORDER_POTENTIAL_WEIGHT);
+            self.score_by_search(search, state, sort_depth, window, weights);
         } else {
             self.list.score_mobility(player, opponent);
             self.list.boost(self.tt_move);
@@ -305,7 +307,8 @@ impl<const N: usize> MovePicker<N> {
         if by_search {
             let window = sort_window(eighths_alpha(alpha), END_SORT_BELOW, END_SORT_ABOVE);
             let state = lazy_state.state(search.eval(), &board);
-            self.score_by_search(search, state, end_sort_depth(n), window);
+            let weights = (ORDER_MOBILITY_WEIGHT, END_ORDER_POTENTIAL_WEIGHT);
+            self.score_by_search(search, state, end_sort_depth(n), window, weights);
         } else if by_evaluation {
             let eval = search.eval();
             let state = lazy_state.state(eval, &board);
@@ -334,7 +337,8 @@ impl<const N: usize> MovePicker<N> {
     }
 
     /// Scores the listed moves by [`MoveList::score_by_values`] with `sort_depth` searches of
-    /// the children inside `window`; the table move goes first without a search.
+    /// the children inside `window` and the (mobility, potential mobility) `weights`; the
+    /// table move goes first without a search.
     #[inline(always)]
     fn score_by_search<E: Evaluator>(
         &mut self,
@@ -342,6 +346,7 @@ impl<const N: usize> MovePicker<N> {
         state: &E::State,
         sort_depth: u32,
         window: (i32, i32),
+        weights: (i32, i32),
     ) {
         let child_window = (-window.1, -window.0);
         let Board { player, opponent } = self.board;
@@ -349,6 +354,7 @@ impl<const N: usize> MovePicker<N> {
             player,
             opponent,
             self.tt_move,
+            weights,
             |c, child, moves, potential| {
                 let cs = search.eval().play(state, c.sq as usize, c.flips);
                 -search.search_child(child, &cs, child_window, sort_depth, moves, potential)

@@ -156,7 +156,8 @@ impl<const N: usize> MoveList<N> {
 
     /// Orders by `value(candidate, child, replies, potential replies)`, a shallow search's
     /// value of the child (opponent to move) for us in eighths of a disc, less the opponent's
-    /// mobility and potential mobility after the move ([`ORDER_MOBILITY_WEIGHT`],
+    /// mobility and potential mobility after the move times `(mobility_weight,
+    /// potential_weight)` (in the midgame [`ORDER_MOBILITY_WEIGHT`] and
     /// [`ORDER_POTENTIAL_WEIGHT`]), which `value` is given as the opponent's legal and
     /// potential moves there; the move on `skip` (the table move, searched already or to be
     /// searched first) goes first without a search.
@@ -166,6 +167,7 @@ impl<const N: usize> MoveList<N> {
         player: u64,
         opponent: u64,
         skip: MoveHint,
+        (mobility_weight, potential_weight): (i32, i32),
         mut value: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
     ) {
         for c in self.as_mut_slice() {
@@ -183,8 +185,8 @@ impl<const N: usize> MoveList<N> {
             let potential = potential_moves(np, no);
             let value = value(c, (np, no), replies, potential);
             c.score = value * (ORDER_DISC / EIGHTHS_PER_DISC)
-                - mobility * ORDER_MOBILITY_WEIGHT
-                - potential.count_ones() as i32 * ORDER_POTENTIAL_WEIGHT;
+                - mobility * mobility_weight
+                - potential.count_ones() as i32 * potential_weight;
         }
     }
 }
@@ -197,6 +199,8 @@ const _: () = assert!(ORDER_DISC % EIGHTHS_PER_DISC == 0);
 pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
 /// See [`ORDER_MOBILITY_WEIGHT`].
 pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
+/// [`ORDER_POTENTIAL_WEIGHT`] in the endgame's ordering searches: half a disc.
+pub const END_ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC / 2;
 
 /// Ordering score per disc of the child's ordering value ([`crate::eval::Evaluator::order_value`];
 /// fastest-first: [`REPLY_WEIGHT`] per reply). A multiple of its units per disc.
