@@ -11,7 +11,7 @@ mod squares;
 
 pub use list::{Candidate, MAX_MOVES};
 pub use scores::SETTLED;
-use scores::{END_ORDER_POTENTIAL_WEIGHT, ORDER_MOBILITY_WEIGHT, ORDER_POTENTIAL_WEIGHT};
+use scores::{ReplyWeights, ENDGAME_REPLY_WEIGHTS, MIDGAME_REPLY_WEIGHTS};
 pub use squares::{last_two, parity_groups, parity_order, square_class_groups};
 
 use super::tt::MoveHint;
@@ -278,8 +278,7 @@ impl<const N: usize> MovePicker<N> {
                 search.prefetch(&self.board, self.list.as_slice());
             }
             let sort_depth = search.midgame_ordering().sort_depth(depth);
-            let weights = (ORDER_MOBILITY_WEIGHT, ORDER_POTENTIAL_WEIGHT);
-            self.score_by_search(search, state, sort_depth, window, weights);
+            self.score_by_search(search, state, sort_depth, window, MIDGAME_REPLY_WEIGHTS);
         } else {
             self.list.score_mobility(player, opponent);
             self.list.boost(self.tt_move);
@@ -307,8 +306,8 @@ impl<const N: usize> MovePicker<N> {
         if by_search {
             let window = sort_window(eighths_alpha(alpha), END_SORT_BELOW, END_SORT_ABOVE);
             let state = lazy_state.state(search.eval(), &board);
-            let weights = (ORDER_MOBILITY_WEIGHT, END_ORDER_POTENTIAL_WEIGHT);
-            self.score_by_search(search, state, end_sort_depth(n), window, weights);
+            let depth = end_sort_depth(n);
+            self.score_by_search(search, state, depth, window, ENDGAME_REPLY_WEIGHTS);
         } else if by_evaluation {
             let eval = search.eval();
             let state = lazy_state.state(eval, &board);
@@ -337,8 +336,8 @@ impl<const N: usize> MovePicker<N> {
     }
 
     /// Scores the listed moves by [`MoveList::score_by_values`] with `sort_depth` searches of
-    /// the children inside `window` and the (mobility, potential mobility) `weights`; the
-    /// table move goes first without a search.
+    /// the children inside `window` and the replies weighed by `weights`; the table move goes
+    /// first without a search.
     #[inline(always)]
     fn score_by_search<E: Evaluator>(
         &mut self,
@@ -346,7 +345,7 @@ impl<const N: usize> MovePicker<N> {
         state: &E::State,
         sort_depth: u32,
         window: (i32, i32),
-        weights: (i32, i32),
+        weights: ReplyWeights,
     ) {
         let child_window = (-window.1, -window.0);
         let Board { player, opponent } = self.board;

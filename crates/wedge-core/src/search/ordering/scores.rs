@@ -156,18 +156,16 @@ impl<const N: usize> MoveList<N> {
 
     /// Orders by `value(candidate, child, replies, potential replies)`, a shallow search's
     /// value of the child (opponent to move) for us in eighths of a disc, less the opponent's
-    /// mobility and potential mobility after the move times `(mobility_weight,
-    /// potential_weight)` (in the midgame [`ORDER_MOBILITY_WEIGHT`] and
-    /// [`ORDER_POTENTIAL_WEIGHT`]), which `value` is given as the opponent's legal and
-    /// potential moves there; the move on `skip` (the table move, searched already or to be
-    /// searched first) goes first without a search.
+    /// mobility and potential mobility after the move as `weights` weigh them, which `value`
+    /// is given as the opponent's legal and potential moves there; the move on `skip` (the
+    /// table move, searched already or to be searched first) goes first without a search.
     #[inline(always)]
     pub fn score_by_values(
         &mut self,
         player: u64,
         opponent: u64,
         skip: MoveHint,
-        (mobility_weight, potential_weight): (i32, i32),
+        weights: ReplyWeights,
         mut value: impl FnMut(&Candidate, (u64, u64), u64, u64) -> i32,
     ) {
         for c in self.as_mut_slice() {
@@ -185,8 +183,8 @@ impl<const N: usize> MoveList<N> {
             let potential = potential_moves(np, no);
             let value = value(c, (np, no), replies, potential);
             c.score = value * (ORDER_DISC / EIGHTHS_PER_DISC)
-                - mobility * mobility_weight
-                - potential.count_ones() as i32 * potential_weight;
+                - mobility * weights.reply
+                - potential.count_ones() as i32 * weights.potential_reply;
         }
     }
 }
@@ -195,12 +193,26 @@ impl<const N: usize> MoveList<N> {
 pub const ORDER_DISC: i32 = 256;
 const _: () = assert!(ORDER_DISC % EIGHTHS_PER_DISC == 0);
 
-/// Ordering score taken off per opponent reply after a move (corners twice): two discs.
-pub const ORDER_MOBILITY_WEIGHT: i32 = 2 * ORDER_DISC;
-/// See [`ORDER_MOBILITY_WEIGHT`].
-pub const ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC;
-/// [`ORDER_POTENTIAL_WEIGHT`] in the endgame's ordering searches: half a disc.
-pub const END_ORDER_POTENTIAL_WEIGHT: i32 = ORDER_DISC / 2;
+/// What the orderings by shallow searches take off a move's score per opponent reply after it
+/// (corners twice) and per potential reply, in the units of [`ORDER_DISC`].
+#[derive(Clone, Copy, Debug)]
+pub struct ReplyWeights {
+    pub reply: i32,
+    pub potential_reply: i32,
+}
+
+/// The midgame's: two discs a reply, one a potential reply.
+pub const MIDGAME_REPLY_WEIGHTS: ReplyWeights = ReplyWeights {
+    reply: 2 * ORDER_DISC,
+    potential_reply: ORDER_DISC,
+};
+
+/// The endgame's: two discs a reply, half a disc a potential reply (`docs/tuning.md`,
+/// "Session 90").
+pub const ENDGAME_REPLY_WEIGHTS: ReplyWeights = ReplyWeights {
+    reply: 2 * ORDER_DISC,
+    potential_reply: ORDER_DISC / 2,
+};
 
 /// Ordering score per disc of the child's ordering value ([`crate::eval::Evaluator::order_value`];
 /// fastest-first: [`REPLY_WEIGHT`] per reply). A multiple of its units per disc.
