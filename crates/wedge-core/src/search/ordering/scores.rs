@@ -207,11 +207,11 @@ pub const MIDGAME_REPLY_WEIGHTS: ReplyWeights = ReplyWeights {
     potential_reply: ORDER_DISC,
 };
 
-/// The endgame's: two discs a reply, half a disc a potential reply (`docs/tuning.md`,
+/// The endgame's: the midgame's, but half a disc a potential reply (`docs/tuning.md`,
 /// "Session 90").
 pub const ENDGAME_REPLY_WEIGHTS: ReplyWeights = ReplyWeights {
-    reply: 2 * ORDER_DISC,
     potential_reply: ORDER_DISC / 2,
+    ..MIDGAME_REPLY_WEIGHTS
 };
 
 /// Ordering score per disc of the child's ordering value ([`crate::eval::Evaluator::order_value`];
