@@ -13,6 +13,7 @@ use wedge_lab::train::Progress;
 use wedge_lab::train::{encode_all, fit, FitConfig};
 use wedge_lab::train::{label_games, LabelConfig};
 use wedge_lab::train::{read_wthor_file, GameRecord};
+use wedge_lab::train::{training_samples, TrainArgs};
 
 /// The first `n` games of 1990 from `data/wthor`.
 fn wthor_games(n: usize) -> Vec<GameRecord> {
@@ -32,8 +33,8 @@ fn tiny_training_run_lowers_the_loss() {
         hash_mb: 4,
     };
     let mut progress = Progress::new("games", games.len() as u64, true);
-    let samples: Vec<LabelledPosition> =
-        label_games(&games, 0, &cfg, &Heuristic, &mut progress, 0).unwrap();
+    let labels = label_games(&games, &cfg, &Heuristic, &mut progress, 0).unwrap();
+    let samples: Vec<LabelledPosition> = labels.samples(&games, cfg.solve_empties, 0).unwrap();
     assert!(samples.len() > 10_000);
     let (val, train): (Vec<LabelledPosition>, Vec<LabelledPosition>) =
         samples.into_iter().partition(|s| s.game % 10 == 0);
@@ -84,11 +85,65 @@ fn labels_do_not_depend_on_the_ordering_evaluation() {
     };
     let shipped = PatternEval::load(std::path::Path::new("weights/default.wts")).unwrap();
     let mut progress = Progress::new("games", games.len() as u64, true);
-    let stand_in = label_games(&games, 0, &cfg, &Heuristic, &mut progress, 0).unwrap();
-    let trained = label_games(&games, 0, &cfg, &shipped, &mut progress, 0).unwrap();
+    let stand_in = label_games(&games, &cfg, &Heuristic, &mut progress, 0).unwrap();
+    let trained = label_games(&games, &cfg, &shipped, &mut progress, 0).unwrap();
+    assert_eq!(stand_in, trained);
+    let stand_in = stand_in.samples(&games, cfg.solve_empties, 0).unwrap();
+    let trained = trained.samples(&games, cfg.solve_empties, 0).unwrap();
     assert!(stand_in.len() > 40 * 10);
     assert_eq!(stand_in.len(), trained.len());
     for (a, b) in stand_in.iter().zip(&trained) {
         assert_eq!((a.board, a.label, a.game), (b.board, b.label, b.game));
     }
+}
+
+/// The file names in `dir`, sorted.
+fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The label cache: a run with an empty work directory takes another run's labels from
+/// `--labels` (read-only, as `data/labels` is) instead of solving again and gets the same
+/// samples; a damaged cache there is refused, and the games are solved again.
+#[test]
+fn label_caches_are_read_from_labels_and_damaged_ones_solved_again() {
+    let dir = std::env::temp_dir().join(format!("wedge-label-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut args = TrainArgs::defaults();
+    args.wthor = data_path("wthor");
+    args.max_games = Some(40);
+    args.solve_empties = 10;
+    args.threads = Some(2);
+    args.hash_mb = 4;
+    args.quiet = true;
+    args.work = dir.join("first");
+    args.labels = dir.join("none");
+    let first = training_samples(&args).unwrap();
+    assert!(first.len() > 40 * 40, "{} samples", first.len());
+    let caches = file_names(&dir.join("first/labels"));
+    assert!(!caches.is_empty());
+
+    args.work = dir.join("second");
+    args.labels = dir.join("first/labels");
+    assert_eq!(training_samples(&args).unwrap(), first);
+    assert!(file_names(&dir.join("second/labels")).is_empty());
+
+    let damaged = args.labels.join(&caches[0]);
+    let good = std::fs::read(&damaged).unwrap();
+    let mut bytes = good.clone();
+    bytes[good.len() / 2] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    args.work = dir.join("third");
+    assert_eq!(training_samples(&args).unwrap(), first);
+    assert_eq!(file_names(&dir.join("third/labels")), caches[..1]);
+    assert_eq!(
+        std::fs::read(dir.join("third/labels").join(&caches[0])).unwrap(),
+        good
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,11 +2,12 @@
 //! games, label with a cache, fit with checkpoints, write weights).
 
 use super::arg_values::{parse_fraction, parse_share};
-use super::dataset::{load_samples, save_samples, LabelKind, LabelledPosition};
+use super::dataset::{LabelKind, LabelledPosition};
 use super::fit::{encode_all, fit, metrics, FitConfig, Model};
 use super::games::{read_game_file, read_wthor_file, wthor_files, GameRecord, HELD_OUT_YEARS};
 use super::heldout::{make_heldout, to_obf_text};
 use super::label::{label_games, LabelConfig};
+use super::label_cache::SolvedLabels;
 use super::progress::Progress;
 use super::selfplay_samples::{selfplay_samples, SelfplayLabels};
 use super::TrainError;
@@ -38,6 +39,10 @@ pub struct TrainArgs {
     /// Work directory for the label cache and the checkpoint.
     #[arg(long, default_value = "target/train")]
     pub work: PathBuf,
+    /// Label caches read where the work directory has none, never written (the repository's
+    /// exact labels of the WTHOR years, `data/labels`).
+    #[arg(long, default_value = "data/labels")]
+    pub labels: PathBuf,
     /// Where to write the weights.
     #[arg(long, short, default_value = "weights/default.wts")]
     pub out: PathBuf,
@@ -124,10 +129,37 @@ fn threads_of(args: &TrainArgs) -> usize {
 /// One source of games and where its labels are cached.
 struct Source {
     name: String,
-    cache: PathBuf,
+    /// The label cache's file name (in `--work`'s `labels`, or in `--labels`).
+    cache: String,
     year: Option<u16>,
     path: PathBuf,
     wthor: bool,
+}
+
+/// The samples of `games` from the first label cache that has them: the work directory's,
+/// then the read-only `--labels`. A cache that is there but refused is named.
+fn cached_samples(
+    caches: [PathBuf; 2],
+    games: &[GameRecord],
+    solve_empties: u32,
+    quiet: bool,
+) -> Option<Vec<LabelledPosition>> {
+    for path in caches.iter().filter(|p| p.exists()) {
+        let samples = SolvedLabels::load(path).and_then(|labels| {
+            labels.samples(games, solve_empties, 0).map_err(|problem| {
+                super::dataset::CacheError::Bad {
+                    path: path.clone(),
+                    problem,
+                }
+            })
+        });
+        match samples {
+            Ok(samples) => return Some(samples),
+            Err(e) if !quiet => eprintln!("{e}: not used"),
+            Err(_) => {}
+        }
+    }
+    None
 }
 
 /// Reads, labels (with the cache) and returns the training samples; games from 2017-2020 are
@@ -149,7 +181,7 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
                 .file_stem()
                 .map_or("wthor".into(), |s| s.to_string_lossy().into_owned());
             sources.push(Source {
-                cache: label_dir.join(format!("{stem}-s{}{limit_tag}.lbl", args.solve_empties)),
+                cache: format!("{stem}-s{}{limit_tag}.lbl", args.solve_empties),
                 name: stem,
                 year: Some(year),
                 path,
@@ -168,30 +200,25 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
             .file_stem()
             .map_or("games".into(), |s| s.to_string_lossy().into_owned());
         sources.push(Source {
-            cache: label_dir.join(format!(
+            cache: format!(
                 "user{i}-{stem}-{:016x}-s{}{limit_tag}.lbl",
                 wedge_core::framing::fnv1a64(path.to_string_lossy().as_bytes()),
                 args.solve_empties
-            )),
+            ),
             name: stem,
             year: None,
             path: path.clone(),
             wthor: false,
         });
     }
-    // Cached sources load; the others are read now and labelled below.
+    // Every source's games are read; those a cache has labels for take them, the others are
+    // labelled below.
     let mut remaining = args.max_games.unwrap_or(usize::MAX);
     let mut parts: Vec<(usize, Vec<LabelledPosition>)> = Vec::new();
     let mut todo: Vec<(usize, Vec<GameRecord>)> = Vec::new();
     for (si, src) in sources.iter().enumerate() {
         if remaining == 0 {
             break;
-        }
-        if let Ok(samples) = load_samples(&src.cache) {
-            let games = samples.last().map_or(0, |s| s.game as usize + 1);
-            remaining = remaining.saturating_sub(games);
-            parts.push((si, samples));
-            continue;
         }
         let (mut games, bad) = if src.wthor {
             read_wthor_file(&src.path, src.year.unwrap_or(0), remaining)?
@@ -203,7 +230,11 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
         if bad > 0 && !args.quiet {
             eprintln!("{}: {bad} records did not replay (skipped)", src.name);
         }
-        todo.push((si, games));
+        let caches = [label_dir.join(&src.cache), args.labels.join(&src.cache)];
+        match cached_samples(caches, &games, args.solve_empties, args.quiet) {
+            Some(samples) => parts.push((si, samples)),
+            None => todo.push((si, games)),
+        }
     }
     let total: u64 = todo.iter().map(|(_, g)| g.len() as u64).sum();
     if total > 0 {
@@ -226,13 +257,16 @@ pub fn training_samples(args: &TrainArgs) -> Result<Vec<LabelledPosition>, Train
         let mut progress = Progress::new("games", total, args.quiet);
         let mut base = 0u64;
         for (si, games) in todo {
-            let samples = match &order {
-                Some(e) => label_games(&games, 0, &cfg, e, &mut progress, base),
-                None => label_games(&games, 0, &cfg, &Heuristic, &mut progress, base),
+            let labels = match &order {
+                Some(e) => label_games(&games, &cfg, e, &mut progress, base),
+                None => label_games(&games, &cfg, &Heuristic, &mut progress, base),
             }
             .map_err(|e| e.of_option("--hash-mb"))?;
             base += games.len() as u64;
-            save_samples(&sources[si].cache, &samples).map_err(|e| e.to_string())?;
+            labels.save(&label_dir.join(&sources[si].cache))?;
+            let samples = labels
+                .samples(&games, args.solve_empties, 0)
+                .map_err(|e| format!("labels of {}: {e}", sources[si].name))?;
             parts.push((si, samples));
         }
         progress.finish(base);

@@ -17,15 +17,17 @@ mod fit;
 mod games;
 mod heldout;
 mod label;
+mod label_cache;
 mod progress;
 pub mod selfplay;
 mod selfplay_samples;
 
-pub use cli::{run_train, TrainArgs};
+pub use cli::{run_train, training_samples, TrainArgs};
 pub use dataset::{CacheError, LabelledPosition};
 pub use error::{StartWeightsError, TrainError};
 pub use evaluate::{evaluate_entries, format_error_table, Evaluated};
 pub use fit::{encode_all, fit, FitConfig};
 pub use games::{read_wthor_file, GameRecord};
 pub use label::{label_games, LabelConfig};
+pub use label_cache::SolvedLabels;
 pub use progress::Progress;
