@@ -13,7 +13,7 @@ use wedge_lab::train::Progress;
 use wedge_lab::train::{encode_all, fit, FitConfig};
 use wedge_lab::train::{label_games, LabelConfig};
 use wedge_lab::train::{read_wthor_file, GameRecord};
-use wedge_lab::train::{training_samples, TrainArgs};
+use wedge_lab::train::{run_train, training_samples, TrainArgs};
 
 /// The first `n` games of 1990 from `data/wthor`.
 fn wthor_games(n: usize) -> Vec<GameRecord> {
@@ -107,9 +107,10 @@ fn file_names(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
-/// The label cache: a run with an empty work directory takes another run's labels from
-/// `--labels` (read-only, as `data/labels` is) instead of solving again and gets the same
-/// samples; a damaged cache there is refused, and the games are solved again.
+/// The label cache: `--labels-only` fills it and writes no weights; a run with an empty work
+/// directory takes another run's labels from `--labels` (read-only, as `data/labels` is)
+/// instead of solving again and gets the same samples; a damaged cache there is refused, and
+/// the games are solved again.
 #[test]
 fn label_caches_are_read_from_labels_and_damaged_ones_solved_again() {
     let dir = std::env::temp_dir().join(format!("wedge-label-cache-{}", std::process::id()));
@@ -123,6 +124,10 @@ fn label_caches_are_read_from_labels_and_damaged_ones_solved_again() {
     args.quiet = true;
     args.work = dir.join("first");
     args.labels = dir.join("none");
+    args.out = dir.join("never.wts");
+    args.labels_only = true;
+    run_train(&args).unwrap();
+    assert!(!args.out.exists());
     let first = training_samples(&args).unwrap();
     assert!(first.len() > 40 * 40, "{} samples", first.len());
     let caches = file_names(&dir.join("first/labels"));

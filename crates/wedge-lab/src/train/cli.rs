@@ -46,6 +46,9 @@ pub struct TrainArgs {
     /// Where to write the weights.
     #[arg(long, short, default_value = "weights/default.wts")]
     pub out: PathBuf,
+    /// Label the games into the work directory's label cache and stop: no fit, no weights.
+    #[arg(long)]
+    pub labels_only: bool,
     /// Positions with at most this many empties are labelled by exact solves.
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=22))]
     pub solve_empties: u32,
@@ -403,6 +406,14 @@ pub fn run_train(args: &TrainArgs) -> Result<(), TrainError> {
     }
     let started = std::time::Instant::now();
     let samples = training_samples(args)?;
+    if args.labels_only {
+        eprintln!(
+            "{} positions labelled; the label cache is in {}",
+            samples.len(),
+            args.work.join("labels").display()
+        );
+        return Ok(());
+    }
     let (val, mut train): (Vec<LabelledPosition>, Vec<LabelledPosition>) =
         samples.into_iter().partition(is_validation);
     if args.game_fraction < 1.0 {
