@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 secs=${FUZZ_SECS:-60}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(nboard gtp console ggf obf transcript wthor book weights batch)
+[ ${#targets[@]} -gt 0 ] || targets=(nboard gtp console ggf obf transcript wthor book weights batch labels)
 cargo afl build --release --features afl
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
 mkdir -p target/afl # the logs beside each target's findings

@@ -1,5 +1,5 @@
 //! Fuzz targets for everything Wedge reads from outside: protocol lines, game and position
-//! notations, the book, weights and self-play batch files.
+//! notations, the book, weights, self-play batch files and label caches.
 //!
 //! Each target takes arbitrary bytes. The only acceptable outcomes are `Ok` or a typed error:
 //! a panic (including a failed assertion here) is a bug. Where a format has a writer, a parse
@@ -23,6 +23,7 @@ use wedge_engine::protocol::console::parse_console_line;
 use wedge_engine::protocol::gtp::{parse_gtp_line, preprocess};
 use wedge_engine::protocol::nboard::parse_nboard_line;
 use wedge_lab::train::selfplay::Batch;
+use wedge_lab::train::SolvedLabels;
 
 /// A fuzz target: bytes in, a panic on a bug.
 pub type Target = fn(&[u8]);
@@ -39,6 +40,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("book", book),
     ("weights", weights),
     ("batch", batch),
+    ("labels", labels),
 ];
 
 /// Text targets see the bytes as the line readers do: invalid UTF-8 replaced.
@@ -297,6 +299,44 @@ pub fn batch(data: &[u8]) {
     }
 }
 
+/// Two made-up games for the label cache: the start, and the start with the colours swapped.
+pub fn label_games() -> Vec<wedge_lab::train::GameRecord> {
+    let positions = [Board::START, Board::START.pass()]
+        .into_iter()
+        .map(|board| wedge_core::formats::Position {
+            board,
+            to_move: wedge_core::formats::Color::Black,
+        })
+        .collect::<Vec<_>>();
+    (0..2)
+        .map(|i| wedge_lab::train::GameRecord {
+            year: Some(1990),
+            positions: positions[i..].to_vec(),
+            theoretical: None,
+            final_black: Some(2),
+        })
+        .collect()
+}
+
+/// Label caches (`data/labels`), and the samples of the seed games from those that parse.
+pub fn labels(data: &[u8]) {
+    let games = label_games();
+    for bytes in [data.to_vec(), with_trailing_fnv(data)] {
+        match SolvedLabels::from_bytes(&bytes) {
+            Ok(l) => {
+                assert_eq!(l.to_bytes(), bytes, "labels round trip");
+                for solve_empties in [20, 60] {
+                    match l.samples(&games, solve_empties, 0) {
+                        Ok(s) => touch(&s.len()),
+                        Err(e) => touch(&e.to_string()),
+                    }
+                }
+            }
+            Err(e) => touch(&e.to_string()),
+        }
+    }
+}
+
 /// Small valid binary files made by Wedge's own writers, the seeds of the binary targets
 /// (written to `corpus/` by the ignored test `write_binary_seeds`).
 pub mod seeds {
@@ -307,6 +347,7 @@ pub mod seeds {
     use wedge_core::eval::{TableHeader, Weights};
     use wedge_lab::train::selfplay::{Batch, BatchHeader, GameRecord, Start};
     use wedge_lab::train::selfplay::{BatchId, Settings};
+    use wedge_lab::train::SolvedLabels;
 
     type Files = Vec<(String, Vec<u8>)>;
 
@@ -464,8 +505,23 @@ pub mod seeds {
         ]
     }
 
+    fn labels() -> Files {
+        let games = super::label_games();
+        let solved = SolvedLabels::new(&games, 60, vec![vec![0, -3], vec![64]]);
+        let none = SolvedLabels::new(&[], 20, Vec::new());
+        vec![
+            ("two.lbl".into(), solved.to_bytes()),
+            ("empty.lbl".into(), none.to_bytes()),
+        ]
+    }
+
     /// Every binary target's seed files.
     pub fn binary_seeds() -> Vec<(&'static str, Files)> {
-        vec![("book", book()), ("weights", weights()), ("batch", batch())]
+        vec![
+            ("book", book()),
+            ("weights", weights()),
+            ("batch", batch()),
+            ("labels", labels()),
+        ]
     }
 }

@@ -213,7 +213,7 @@ macro_rules! smoke_tests {
     )*};
 }
 
-smoke_tests!(nboard, gtp, console, ggf, obf, transcript, wthor, book, weights, batch);
+smoke_tests!(nboard, gtp, console, ggf, obf, transcript, wthor, book, weights, batch, labels);
 
 /// Every target has a test above and seeds: a seed directory, or for wthor the files in data/wthor.
 #[test]

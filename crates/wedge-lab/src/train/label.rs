@@ -1,18 +1,13 @@
-//! Labelling: turns replayed games into training samples. Positions with at most
-//! `solve_empties` empties are solved exactly by the endgame solver (one transposition table per
-//! thread, reused along a game's line); earlier positions take the record's theoretical score
-//! (WTHOR: perfect play from the game's position at the theoretical depth, 24 empties in every
-//! WTHOR file) or, for records without one, the game's final result. Positions where the side
-//! to move must pass, and finished positions, are skipped.
+//! Labelling: the exact solves of the games' positions with at most `solve_empties` empties,
+//! on several threads (one transposition table per thread, reused along a game's line);
+//! [`SolvedLabels`] turns them into training samples.
 
-use super::dataset::{LabelKind, LabelledPosition};
-use super::games::{for_side_to_move, GameRecord};
-use super::label_cache::SolvedLabels;
+use super::games::GameRecord;
+use super::label_cache::{solved_positions, SolvedLabels};
 use super::progress::Progress;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
-use wedge_core::board::Board;
 use wedge_core::eval::Evaluator;
 use wedge_core::search::solve_root;
 use wedge_core::search::{TableError, TranspositionTable};
@@ -25,19 +20,6 @@ pub struct LabelConfig {
     pub threads: usize,
     /// Transposition table per thread, MB.
     pub hash_mb: usize,
-}
-
-/// The positions of a game that labelling solves exactly, in order: those with at most
-/// `solve_empties` empties where the side to move has a move.
-pub(crate) fn solved_positions(
-    record: &GameRecord,
-    solve_empties: u32,
-) -> impl Iterator<Item = Board> + '_ {
-    record
-        .positions
-        .iter()
-        .map(|p| p.board)
-        .filter(move |b| b.legal_moves() != 0 && b.empty_count() <= solve_empties)
 }
 
 /// The exact scores of one game's solved positions (solves use `tt`, and `order` to order
@@ -56,48 +38,6 @@ fn solve_game<E: Evaluator>(
                 .clamp(-64, 64) as i8
         })
         .collect()
-}
-
-/// Appends one game's samples, given the exact scores of its solved positions in order (one
-/// each, as [`solved_positions`] lists them).
-pub(crate) fn game_samples(
-    record: &GameRecord,
-    game_id: u32,
-    solve_empties: u32,
-    scores: &[i8],
-    out: &mut Vec<LabelledPosition>,
-) {
-    let year = record.year.unwrap_or(0);
-    let mut scores = scores.iter();
-    for pos in &record.positions {
-        let board = pos.board;
-        if board.legal_moves() == 0 {
-            continue;
-        }
-        let e = board.empty_count();
-        let (label, kind) = if e <= solve_empties {
-            let Some(&score) = scores.next() else { return };
-            (i32::from(score), LabelKind::Exact)
-        } else if let Some((depth, black)) = record.theoretical {
-            let kind = if e == depth {
-                LabelKind::Exact
-            } else {
-                LabelKind::Theoretical
-            };
-            (for_side_to_move(black, pos.to_move), kind)
-        } else if let Some(black) = record.final_black {
-            (for_side_to_move(black, pos.to_move), LabelKind::FinalResult)
-        } else {
-            continue;
-        };
-        out.push(LabelledPosition {
-            board,
-            label: label.clamp(-64, 64) as i8,
-            kind,
-            year,
-            game: game_id,
-        });
-    }
 }
 
 /// Labels games on `cfg.threads` threads, solves ordered by `order` ([`SolvedLabels::samples`]

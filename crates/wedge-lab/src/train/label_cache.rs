@@ -1,11 +1,16 @@
-//! The label cache: the exact solves of one source's games, without the games themselves (the
-//! samples are rebuilt by replaying them), so that a whole WTHOR year's labels take a few
-//! hundred kilobytes and the repository can ship them (`data/labels`).
+//! The labels of games and their cache. A game's samples: its positions with at most
+//! `solve_empties` empties take their exact solve; earlier ones the record's theoretical score
+//! (WTHOR: perfect play from the game's position at the theoretical depth, 24 empties in every
+//! WTHOR file) or, for records without one, the game's final result; positions where the side
+//! to move must pass, and finished positions, are skipped. The cache keeps only the solves'
+//! scores and rebuilds the samples by replaying the games, so that a whole WTHOR year's labels
+//! take a few tens of kilobytes and the repository ships them (`data/labels`).
 
-use super::dataset::{check_size_and_checksum, CacheError, CacheProblem, LabelledPosition};
-use super::games::GameRecord;
-use super::label::{game_samples, solved_positions};
+use super::dataset::{check_size_and_checksum, CacheError, CacheProblem};
+use super::dataset::{LabelKind, LabelledPosition};
+use super::games::{for_side_to_move, GameRecord};
 use std::path::Path;
+use wedge_core::board::Board;
 use wedge_core::framing::{fnv1a64, Reader, Truncated, Writer};
 use wedge_core::paths::write_atomic;
 
@@ -25,6 +30,61 @@ pub struct SolvedLabels {
     /// How many scores each game has.
     per_game: Vec<u8>,
     scores: Vec<i8>,
+}
+
+/// The positions of a game that labelling solves exactly, in order: those with at most
+/// `solve_empties` empties where the side to move has a move.
+pub(crate) fn solved_positions(
+    record: &GameRecord,
+    solve_empties: u32,
+) -> impl Iterator<Item = Board> + '_ {
+    record
+        .positions
+        .iter()
+        .map(|p| p.board)
+        .filter(move |b| b.legal_moves() != 0 && b.empty_count() <= solve_empties)
+}
+
+/// Appends one game's samples, given the exact scores of its solved positions in order (one
+/// each, as [`solved_positions`] lists them).
+pub(crate) fn game_samples(
+    record: &GameRecord,
+    game_id: u32,
+    solve_empties: u32,
+    scores: &[i8],
+    out: &mut Vec<LabelledPosition>,
+) {
+    let year = record.year.unwrap_or(0);
+    let mut scores = scores.iter();
+    for pos in &record.positions {
+        let board = pos.board;
+        if board.legal_moves() == 0 {
+            continue;
+        }
+        let e = board.empty_count();
+        let (label, kind) = if e <= solve_empties {
+            let Some(&score) = scores.next() else { return };
+            (i32::from(score), LabelKind::Exact)
+        } else if let Some((depth, black)) = record.theoretical {
+            let kind = if e == depth {
+                LabelKind::Exact
+            } else {
+                LabelKind::Theoretical
+            };
+            (for_side_to_move(black, pos.to_move), kind)
+        } else if let Some(black) = record.final_black {
+            (for_side_to_move(black, pos.to_move), LabelKind::FinalResult)
+        } else {
+            continue;
+        };
+        out.push(LabelledPosition {
+            board,
+            label: label.clamp(-64, 64) as i8,
+            kind,
+            year,
+            game: game_id,
+        });
+    }
 }
 
 /// FNV-1a 64 of the discs of `games`' solved positions, in order.
