@@ -2,10 +2,9 @@
 //! atomically after every epoch so an interrupted run resumes losing at most the epoch in
 //! progress. A checkpoint made under a different configuration or dataset is not resumed.
 
-use super::dataset::{CacheError, CacheProblem};
+use super::dataset::{write_cache, CacheError, CacheProblem};
 use std::path::Path;
 use wedge_core::framing::{Reader, Truncated, Writer};
-use wedge_core::paths::write_atomic;
 
 /// Everything needed to resume a fit.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,10 +76,7 @@ impl Checkpoint {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), CacheError> {
-        write_atomic(path, &self.to_bytes()).map_err(|source| CacheError::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+        write_cache(path, &self.to_bytes())
     }
 
     /// The checkpoint at `path`, `Ok(None)` when there is none.

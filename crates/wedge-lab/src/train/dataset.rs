@@ -1,24 +1,25 @@
 //! Labelled training positions, and what can be wrong with the trainer's cache files (the
 //! label cache, `label_cache`, and the fit's checkpoint).
 
+use std::path::Path;
 use wedge_core::board::Board;
 use wedge_core::framing::verify_trailer;
+use wedge_core::paths::write_atomic;
 
 /// How a label was obtained.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(u8)]
 pub enum LabelKind {
     /// An exact solve of this position by our endgame solver.
-    Exact = 0,
+    Exact,
     /// The record's theoretical score (perfect play from the game's position at the record's
     /// theoretical depth), exact when the position is that one.
-    Theoretical = 1,
+    Theoretical,
     /// The game's final result.
-    FinalResult = 2,
+    FinalResult,
     /// A self-play position: a mix of its search value and its game's final result.
-    SelfPlay = 3,
+    SelfPlay,
     /// A self-play position near the end, valued by an exact solve in the game.
-    SelfPlayExact = 4,
+    SelfPlayExact,
 }
 
 /// A position with its label (disc difference for the side to move).
@@ -86,4 +87,12 @@ pub(crate) fn check_size_and_checksum(bytes: &[u8], expected: u64) -> Result<&[u
         });
     }
     verify_trailer(bytes).map_err(|_| CacheProblem::Checksum)
+}
+
+/// Writes a cache file atomically.
+pub(crate) fn write_cache(path: &Path, bytes: &[u8]) -> Result<(), CacheError> {
+    write_atomic(path, bytes).map_err(|source| CacheError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }

@@ -6,13 +6,12 @@
 //! scores and rebuilds the samples by replaying the games: about 21 bytes a WTHOR game, small
 //! enough for the repository to ship them (`data/labels`).
 
-use super::dataset::{check_size_and_checksum, CacheError, CacheProblem};
+use super::dataset::{check_size_and_checksum, write_cache, CacheError, CacheProblem};
 use super::dataset::{LabelKind, LabelledPosition};
 use super::games::{for_side_to_move, GameRecord};
 use std::path::Path;
 use wedge_core::board::Board;
 use wedge_core::framing::{fnv1a64, Reader, Truncated, Writer};
-use wedge_core::paths::write_atomic;
 
 const MAGIC: [u8; 8] = *b"WEDGELBL";
 /// Version 1 stored whole positions; version 2 only the solves' scores.
@@ -32,8 +31,13 @@ pub struct SolvedLabels {
     scores: Vec<i8>,
 }
 
-/// The positions of a game that labelling solves exactly, in order: those with at most
-/// `solve_empties` empties where the side to move has a move.
+/// Whether labelling solves a position exactly: the side to move has a move and at most
+/// `solve_empties` empties are left.
+fn is_solved(board: &Board, solve_empties: u32) -> bool {
+    board.legal_moves() != 0 && board.empty_count() <= solve_empties
+}
+
+/// The positions of a game that labelling solves exactly, in order.
 pub(crate) fn solved_positions(
     record: &GameRecord,
     solve_empties: u32,
@@ -42,7 +46,7 @@ pub(crate) fn solved_positions(
         .positions
         .iter()
         .map(|p| p.board)
-        .filter(move |b| b.legal_moves() != 0 && b.empty_count() <= solve_empties)
+        .filter(move |b| is_solved(b, solve_empties))
 }
 
 /// Appends one game's samples, given the exact scores of its solved positions in order (one
@@ -62,7 +66,7 @@ pub(crate) fn game_samples(
             continue;
         }
         let e = board.empty_count();
-        let (label, kind) = if e <= solve_empties {
+        let (label, kind) = if is_solved(&board, solve_empties) {
             let Some(&score) = scores.next() else { return };
             (i32::from(score), LabelKind::Exact)
         } else if let Some((depth, black)) = record.theoretical {
@@ -87,16 +91,20 @@ pub(crate) fn game_samples(
     }
 }
 
-/// FNV-1a 64 of the discs of `games`' solved positions, in order.
-fn positions_checksum(games: &[GameRecord], solve_empties: u32) -> u64 {
+/// Which positions of `games` are solved: FNV-1a 64 of their discs, in order, and how many
+/// each game has.
+fn solved_layout(games: &[GameRecord], solve_empties: u32) -> (u64, Vec<u8>) {
     let mut bytes = Vec::new();
+    let mut per_game = Vec::with_capacity(games.len());
     for g in games {
+        let before = bytes.len();
         for b in solved_positions(g, solve_empties) {
             bytes.extend_from_slice(&b.player.to_le_bytes());
             bytes.extend_from_slice(&b.opponent.to_le_bytes());
         }
+        per_game.push(((bytes.len() - before) / 16) as u8);
     }
-    fnv1a64(&bytes)
+    (fnv1a64(&bytes), per_game)
 }
 
 impl SolvedLabels {
@@ -105,7 +113,7 @@ impl SolvedLabels {
     pub fn new(games: &[GameRecord], solve_empties: u32, per_game: Vec<Vec<i8>>) -> SolvedLabels {
         SolvedLabels {
             solve_empties,
-            positions: positions_checksum(games, solve_empties),
+            positions: solved_layout(games, solve_empties).0,
             per_game: per_game.iter().map(|s| s.len() as u8).collect(),
             scores: per_game.into_iter().flatten().collect(),
         }
@@ -125,9 +133,8 @@ impl SolvedLabels {
                 asked: solve_empties,
             });
         }
-        if games.len() != self.per_game.len()
-            || positions_checksum(games, solve_empties) != self.positions
-        {
+        let (positions, per_game) = solved_layout(games, solve_empties);
+        if positions != self.positions || per_game != self.per_game {
             return Err(CacheProblem::OtherGames);
         }
         let mut out = Vec::with_capacity(games.len() * 60);
@@ -135,9 +142,6 @@ impl SolvedLabels {
         for (i, (g, &n)) in games.iter().zip(&self.per_game).enumerate() {
             let scores = &self.scores[at..at + usize::from(n)];
             at += usize::from(n);
-            if solved_positions(g, solve_empties).count() != scores.len() {
-                return Err(CacheProblem::OtherGames);
-            }
             game_samples(g, first_game_id + i as u32, solve_empties, scores, &mut out);
         }
         Ok(out)
@@ -195,10 +199,7 @@ impl SolvedLabels {
 
     /// Writes the labels atomically.
     pub fn save(&self, path: &Path) -> Result<(), CacheError> {
-        write_atomic(path, &self.to_bytes()).map_err(|source| CacheError::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+        write_cache(path, &self.to_bytes())
     }
 
     /// Reads and validates a cache file.
