@@ -2,6 +2,8 @@
 //! words whose board words are XOR-ed with the data word, so a torn write never verifies), full
 //! board verification (no false hits), 5-entry buckets in two adjacent cache lines,
 //! replacement that keeps the costliest searches (then the deepest) of the current generation.
+//! A search that failed low keeps the entry's move; its own highest move is kept only where the
+//! entry has none, marked as a guess that lines show and the move ordering ignores.
 
 use super::tt_memory::{TableMemory, ZeroedAtomics};
 use crate::board::Board;
@@ -89,7 +91,11 @@ pub const NO_SELECTIVITY: u8 = 0;
 pub struct TtData {
     pub lower: i16,
     pub upper: i16,
+    /// The move of the search that stored the entry: its best, or with [`TtData::guess`] the
+    /// move whose value was highest in a search that failed low (a poor guess at the best).
     pub best: MoveHint,
+    /// `best` came from a search that failed low.
+    pub guess: bool,
     /// Remaining depth searched; at least the number of empties means solved to the end.
     pub depth: u8,
     /// Multi-ProbCut level (0 = none, higher = more pruning; see `search::probcut`).
@@ -107,7 +113,7 @@ pub const AGE_BITS: u32 = 5;
 impl TtData {
     /// The entry's 64-bit word, low bits first: lower and upper bound (16 bits each), best
     /// move (7: squares and none), depth (7), selectivity (3), age (5), a non-zero marker (an
-    /// all-zero word is an empty slot) and cost (7).
+    /// all-zero word is an empty slot), cost (7) and the guess flag (1).
     fn pack(self) -> u64 {
         debug_assert!(self.best.0 <= 64 && self.depth < 128 && self.selectivity < 8);
         debug_assert!(self.age < 1 << AGE_BITS && self.cost < 128);
@@ -119,6 +125,7 @@ impl TtData {
             | (self.age as u64) << 49
             | 1 << 54
             | (self.cost as u64) << 55
+            | (self.guess as u64) << 62
     }
 
     fn unpack(w: u64) -> TtData {
@@ -130,6 +137,18 @@ impl TtData {
             selectivity: (w >> 46) as u8 & 0x7,
             age: (w >> 49) as u8 & ((1 << AGE_BITS) - 1),
             cost: (w >> 55) as u8 & 0x7F,
+            guess: (w >> 62) & 1 != 0,
+        }
+    }
+
+    /// The move to search first: the best move, not a fail-low's guess (`docs/tuning.md`,
+    /// "Session 92").
+    #[inline(always)]
+    pub fn first_move(&self) -> MoveHint {
+        if self.guess {
+            MoveHint::NONE
+        } else {
+            self.best
         }
     }
 
@@ -326,7 +345,7 @@ impl TranspositionTable {
             (score, score)
         };
         let (mut lower, mut upper) = fresh_bounds;
-        let mut best = best;
+        let (mut best, mut guess) = (best, score <= alpha);
         let age = self.age();
         let bucket = self.bucket(hash);
         // The slot to write: this position's own slot if present, else the least valuable one:
@@ -357,7 +376,10 @@ impl TranspositionTable {
                     }
                     return;
                 }
-                best = best.or(old.best);
+                // The old move stays where the new one is none or a guess and it is not.
+                if !best.is_some() || (guess && old.best.is_some() && !old.guess) {
+                    (best, guess) = (old.best, old.guess);
+                }
                 victim = i;
                 victim_rank = 0;
                 break;
@@ -382,6 +404,7 @@ impl TranspositionTable {
             lower: lower as i16,
             upper: upper as i16,
             best,
+            guess,
             depth,
             selectivity,
             age,
@@ -463,10 +486,42 @@ mod tests {
     }
 
     #[test]
+    fn a_fail_low_keeps_the_entry_move_and_its_own_only_as_a_guess() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::START;
+        let h = b.table_hash();
+        let moves = |tt: &TranspositionTable| {
+            let d = tt.probe(&b, h).unwrap();
+            (d.best, d.guess, d.first_move())
+        };
+        // A fail-low with nothing known: its highest move is kept as a guess, not searched first.
+        tt.store(&b, h, stored(5, 0, (0, 1), -3, 19, 100));
+        assert_eq!(moves(&tt), (MoveHint::square(19), true, MoveHint::NONE));
+        // A later fail-low's guess replaces it; a fail-high's move replaces a guess.
+        tt.store(&b, h, stored(5, 0, (-8, -7), -9, 26, 100));
+        assert_eq!(moves(&tt), (MoveHint::square(26), true, MoveHint::NONE));
+        tt.store(&b, h, stored(6, 0, (0, 1), 4, 37, 100));
+        let best = MoveHint::square(37);
+        assert_eq!(moves(&tt), (best, false, best));
+        // A fail-low at the same or a greater depth keeps the fail-high's move.
+        tt.store(&b, h, stored(6, 0, (8, 9), 6, 19, 100));
+        assert_eq!(moves(&tt), (best, false, best));
+        tt.store(&b, h, stored(7, 0, (8, 9), 6, 19, 100));
+        assert_eq!(moves(&tt), (best, false, best));
+        assert_eq!(tt.probe(&b, h).unwrap().depth, 7);
+        // An exact result's move replaces it.
+        tt.store(&b, h, stored(8, 0, (-64, 64), 5, 44, 100));
+        assert_eq!(
+            moves(&tt),
+            (MoveHint::square(44), false, MoveHint::square(44))
+        );
+    }
+
+    #[test]
     fn every_field_survives_the_packed_word() {
         let hints = [MoveHint::square(0), MoveHint::square(63), MoveHint::NONE];
         for (lower, upper) in [(-MAX_EIGHTHS, MAX_EIGHTHS), (-1, 0), (37, 37), (-512, -505)] {
-            for best in hints {
+            for (best, guess) in hints.into_iter().flat_map(|h| [(h, false), (h, true)]) {
                 for (depth, selectivity, age, cost) in
                     [(0, 0, 0, 0), (127, 7, 31, 127), (60, 5, 17, 64)]
                 {
@@ -474,6 +529,7 @@ mod tests {
                         lower: lower as i16,
                         upper: upper as i16,
                         best,
+                        guess,
                         depth,
                         selectivity,
                         age,

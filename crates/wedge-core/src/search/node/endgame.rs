@@ -98,7 +98,7 @@ impl<E: Evaluator> Phase<E> for Endgame<'_, E> {
             bounds: d
                 .is_usable(self.n as u8, ctx.selectivity)
                 .then_some((lower_discs(d.lower), upper_discs(d.upper))),
-            best: d.best,
+            best: d.first_move(),
         });
         (hash, known)
     }

@@ -78,7 +78,7 @@ impl<E: Evaluator> Phase<E> for Midgame<'_, E> {
                 bounds: d
                     .is_usable(self.depth as u8, ctx.selectivity)
                     .then_some((d.lower as i32, d.upper as i32)),
-                best: d.best.or(self.book_move),
+                best: d.first_move().or(self.book_move),
             },
         );
         (hash, known)
