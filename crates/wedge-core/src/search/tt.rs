@@ -337,7 +337,8 @@ impl TranspositionTable {
             nodes,
         } = result;
         self.mark_used();
-        let fresh_bounds = if score <= alpha {
+        let failed_low = score <= alpha;
+        let fresh_bounds = if failed_low {
             (-MAX_EIGHTHS, score)
         } else if score >= beta {
             (score, MAX_EIGHTHS)
@@ -345,7 +346,7 @@ impl TranspositionTable {
             (score, score)
         };
         let (mut lower, mut upper) = fresh_bounds;
-        let (mut best, mut guess) = (best, score <= alpha);
+        let (mut best, mut guess) = (best, failed_low);
         let age = self.age();
         let bucket = self.bucket(hash);
         // The slot to write: this position's own slot if present, else the least valuable one:
@@ -377,7 +378,7 @@ impl TranspositionTable {
                     return;
                 }
                 // The old move stays where the new one is none or a guess and it is not.
-                if !best.is_some() || (guess && old.best.is_some() && !old.guess) {
+                if !best.is_some() || (guess && old.first_move().is_some()) {
                     (best, guess) = (old.best, old.guess);
                 }
                 victim = i;
