@@ -70,6 +70,14 @@ fn bench_board(c: &mut Criterion) {
             })
         })
     });
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    g.bench_function("avx2", |bch| {
+        bch.iter(|| {
+            moves.iter().fold(0u64, |acc, (b, s)| {
+                acc ^ flip::flips_avx2(s.index(), black_box(b.player), b.opponent)
+            })
+        })
+    });
     g.finish();
 
     c.bench_function("canonical", |bch| {

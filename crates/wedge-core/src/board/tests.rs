@@ -52,6 +52,12 @@ fn each_compiled_kernel(sq: usize, p: u64, o: u64, expected: u64) {
         expected,
         "bmi2 sq {sq} {p:#x} {o:#x}"
     );
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    assert_eq!(
+        flip::flips_avx2(sq, p, o),
+        expected,
+        "avx2 sq {sq} {p:#x} {o:#x}"
+    );
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "avx512vl",

@@ -1,0 +1,91 @@
+//! AVX2 flip kernel: the eight rays from the move square, four at a time in two 256-bit
+//! vectors, as the AVX-512 kernel handles them but without a vector leading-zero count. On a
+//! ray towards higher squares the first square that is not the opponent's is the lowest set
+//! bit of `!opponent & ray`; towards lower squares the opponent's run from the move is grown
+//! by doubling shifts along the ray (at most six squares). When the square after the run holds
+//! a player disc, the run is flipped.
+
+use std::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
+    _mm256_extracti128_si256, _mm256_load_si256, _mm256_or_si256, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_srlv_epi64, _mm256_sub_epi64, _mm_cvtsi128_si64,
+    _mm_extract_epi64, _mm_or_si128,
+};
+
+/// Four values aligned for a vector load.
+#[repr(C, align(32))]
+struct Lanes([u64; 4]);
+
+/// Per square: the rays towards higher squares (east, north-west, north, north-east in index
+/// steps +1, +7, +8, +9), the square itself excluded.
+static RAYS_UP: [Lanes; 64] = build_rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
+/// Per square: the rays towards lower squares (steps -1, -7, -8, -9).
+static RAYS_DOWN: [Lanes; 64] = build_rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
+
+/// The index steps of the rays towards lower squares, lane by lane.
+static STEPS_DOWN: Lanes = Lanes([1, 7, 8, 9]);
+/// Twice those steps.
+static DOUBLE_STEPS_DOWN: Lanes = Lanes([2, 14, 16, 18]);
+
+const fn build_rays(dirs: [(i32, i32); 4]) -> [Lanes; 64] {
+    let mut t = [const { Lanes([0; 4]) }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut k = 0;
+        while k < 4 {
+            let (dc, dr) = dirs[k];
+            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                t[sq].0[k] |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Discs flipped when `player` plays on the empty square `sq`.
+#[inline]
+pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
+    // SAFETY: this module is compiled only when the build enables AVX2, so every intrinsic
+    // exists on the target CPU; the loads read 32-byte aligned `Lanes` of static tables (the
+    // ray tables indexed by a square below 64, the index bounds-checked).
+    unsafe {
+        let up = _mm256_load_si256(RAYS_UP[sq].0.as_ptr() as *const __m256i);
+        let down = _mm256_load_si256(RAYS_DOWN[sq].0.as_ptr() as *const __m256i);
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+
+        // Upwards: the lowest non-opponent square of each ray; flips are the ray below it.
+        let free = _mm256_andnot_si256(o, up);
+        let first = _mm256_and_si256(free, _mm256_sub_epi64(zero, free));
+        let outflank = _mm256_and_si256(first, p);
+        let none = _mm256_cmpeq_epi64(outflank, zero);
+        let below = _mm256_sub_epi64(outflank, _mm256_set1_epi64x(1));
+        let flipped_up = _mm256_and_si256(_mm256_andnot_si256(none, below), up);
+
+        // Downwards: the opponent's run from the move along each ray, grown one square, one
+        // more, then twice by two (the run is at most six squares); kept when the next square
+        // along the ray is a player disc. The ray mask keeps the shifts from wrapping.
+        let step = _mm256_load_si256(STEPS_DOWN.0.as_ptr() as *const __m256i);
+        let step2 = _mm256_load_si256(DOUBLE_STEPS_DOWN.0.as_ptr() as *const __m256i);
+        let od = _mm256_and_si256(o, down);
+        let at = _mm256_set1_epi64x(1i64 << sq);
+        let mut run = _mm256_and_si256(od, _mm256_srlv_epi64(at, step));
+        run = _mm256_or_si256(run, _mm256_and_si256(od, _mm256_srlv_epi64(run, step)));
+        let pairs = _mm256_and_si256(od, _mm256_srlv_epi64(od, step));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, step2)));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, step2)));
+        let outflank = _mm256_and_si256(_mm256_and_si256(p, down), _mm256_srlv_epi64(run, step));
+        let none = _mm256_cmpeq_epi64(outflank, zero);
+        let flipped_down = _mm256_andnot_si256(none, run);
+
+        let f = _mm256_or_si256(flipped_up, flipped_down);
+        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
+        (_mm_cvtsi128_si64(f) | _mm_extract_epi64(f, 1)) as u64
+    }
+}
