@@ -12,40 +12,12 @@ use std::arch::x86_64::{
     _mm_extract_epi64, _mm_or_si128,
 };
 
-/// Four values aligned for a vector load.
-#[repr(C, align(32))]
-struct Lanes([u64; 4]);
-
-/// Per square: the rays towards higher squares (east, north-west, north, north-east in index
-/// steps +1, +7, +8, +9), the square itself excluded.
-static RAYS_UP: [Lanes; 64] = build_rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
-/// Per square: the rays towards lower squares (steps -1, -7, -8, -9).
-static RAYS_DOWN: [Lanes; 64] = build_rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
+use super::rays::{Lanes, RAYS_DOWN, RAYS_UP};
 
 /// The index steps of the rays towards lower squares, lane by lane.
 static STEPS_DOWN: Lanes = Lanes([1, 7, 8, 9]);
 /// Twice those steps.
 static DOUBLE_STEPS_DOWN: Lanes = Lanes([2, 14, 16, 18]);
-
-const fn build_rays(dirs: [(i32, i32); 4]) -> [Lanes; 64] {
-    let mut t = [const { Lanes([0; 4]) }; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut k = 0;
-        while k < 4 {
-            let (dc, dr) = dirs[k];
-            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                t[sq].0[k] |= 1u64 << (r * 8 + c);
-                c += dc;
-                r += dr;
-            }
-            k += 1;
-        }
-        sq += 1;
-    }
-    t
-}
 
 /// Discs flipped when `player` plays on the empty square `sq`.
 #[inline]

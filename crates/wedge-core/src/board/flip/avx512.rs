@@ -12,42 +12,14 @@ use std::arch::x86_64::{
     _mm_extract_epi64, _mm_or_si128,
 };
 
-/// Four rays of one square, aligned for a vector load.
-#[repr(C, align(32))]
-struct Rays([u64; 4]);
-
-/// Per square: the rays towards higher squares (east, north-west, north, north-east in index
-/// steps +1, +7, +8, +9), the square itself excluded.
-static RAYS_UP: [Rays; 64] = build_rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
-/// Per square: the rays towards lower squares (steps -1, -7, -8, -9).
-static RAYS_DOWN: [Rays; 64] = build_rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
-
-const fn build_rays(dirs: [(i32, i32); 4]) -> [Rays; 64] {
-    let mut t = [const { Rays([0; 4]) }; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut k = 0;
-        while k < 4 {
-            let (dc, dr) = dirs[k];
-            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                t[sq].0[k] |= 1u64 << (r * 8 + c);
-                c += dc;
-                r += dr;
-            }
-            k += 1;
-        }
-        sq += 1;
-    }
-    t
-}
+use super::rays::{RAYS_DOWN, RAYS_UP};
 
 /// Discs flipped when `player` plays on the empty square `sq`.
 #[inline]
 pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
     // SAFETY: this module is compiled only when the build enables AVX-512 F, VL and CD (and
     // AVX2), so every intrinsic exists on the target CPU; the two loads read a 32-byte aligned
-    // `Rays` of a static table indexed by a square below 64 (the index is bounds-checked).
+    // `Lanes` of a static table indexed by a square below 64 (the index is bounds-checked).
     unsafe {
         let up = _mm256_load_si256(RAYS_UP[sq].0.as_ptr() as *const __m256i);
         let down = _mm256_load_si256(RAYS_DOWN[sq].0.as_ptr() as *const __m256i);

@@ -18,6 +18,8 @@ pub use bmi2::last_flip_count as last_flip_count_bmi2;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 mod avx2;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod rays;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 pub use avx2::flips as flips_avx2;
 
 #[cfg(all(
