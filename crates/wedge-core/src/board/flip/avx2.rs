@@ -6,13 +6,11 @@
 //! a player disc, the run is flipped.
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
-    _mm256_extracti128_si256, _mm256_load_si256, _mm256_or_si256, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_srlv_epi64, _mm256_sub_epi64, _mm_cvtsi128_si64,
-    _mm_extract_epi64, _mm_or_si128,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi64, _mm256_load_si256,
+    _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_srlv_epi64, _mm256_sub_epi64,
 };
 
-use super::rays::{Lanes, RAYS_DOWN, RAYS_UP};
+use super::rays::{lanes_union, move_vectors, Lanes, MoveVectors};
 
 /// The index steps of the rays towards lower squares, lane by lane.
 static STEPS_DOWN: Lanes = Lanes([1, 7, 8, 9]);
@@ -22,14 +20,15 @@ static DOUBLE_STEPS_DOWN: Lanes = Lanes([2, 14, 16, 18]);
 /// Discs flipped when `player` plays on the empty square `sq`.
 #[inline]
 pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
+    let MoveVectors {
+        up,
+        down,
+        player: p,
+        opponent: o,
+    } = move_vectors(sq, player, opponent);
     // SAFETY: this module is compiled only when the build enables AVX2, so every intrinsic
-    // exists on the target CPU; the loads read 32-byte aligned `Lanes` of static tables (the
-    // ray tables indexed by a square below 64, the index bounds-checked).
+    // exists on the target CPU; the loads read 32-byte aligned `Lanes` of static tables.
     unsafe {
-        let up = _mm256_load_si256(RAYS_UP[sq].0.as_ptr() as *const __m256i);
-        let down = _mm256_load_si256(RAYS_DOWN[sq].0.as_ptr() as *const __m256i);
-        let p = _mm256_set1_epi64x(player as i64);
-        let o = _mm256_set1_epi64x(opponent as i64);
         let zero = _mm256_setzero_si256();
 
         // Upwards: the lowest non-opponent square of each ray; flips are the ray below it.
@@ -56,8 +55,6 @@ pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
         let none = _mm256_cmpeq_epi64(outflank, zero);
         let flipped_down = _mm256_andnot_si256(none, run);
 
-        let f = _mm256_or_si256(flipped_up, flipped_down);
-        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
-        (_mm_cvtsi128_si64(f) | _mm_extract_epi64(f, 1)) as u64
+        lanes_union(_mm256_or_si256(flipped_up, flipped_down))
     }
 }

@@ -5,26 +5,25 @@
 //! player disc, the ray's squares between it and the move are flipped.
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_load_si256, _mm256_lzcnt_epi64, _mm256_maskz_sub_epi64,
+    _mm256_and_si256, _mm256_andnot_si256, _mm256_lzcnt_epi64, _mm256_maskz_sub_epi64,
     _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64,
-    _mm256_srlv_epi64, _mm256_sub_epi64, _mm256_test_epi64_mask, _mm_cvtsi128_si64,
-    _mm_extract_epi64, _mm_or_si128,
+    _mm256_srlv_epi64, _mm256_sub_epi64, _mm256_test_epi64_mask,
 };
 
-use super::rays::{RAYS_DOWN, RAYS_UP};
+use super::rays::{lanes_union, move_vectors, MoveVectors};
 
 /// Discs flipped when `player` plays on the empty square `sq`.
 #[inline]
 pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
+    let MoveVectors {
+        up,
+        down,
+        player: p,
+        opponent: o,
+    } = move_vectors(sq, player, opponent);
     // SAFETY: this module is compiled only when the build enables AVX-512 F, VL and CD (and
-    // AVX2), so every intrinsic exists on the target CPU; the two loads read a 32-byte aligned
-    // `Lanes` of a static table indexed by a square below 64 (the index is bounds-checked).
+    // AVX2), so every intrinsic exists on the target CPU; they are pure register operations.
     unsafe {
-        let up = _mm256_load_si256(RAYS_UP[sq].0.as_ptr() as *const __m256i);
-        let down = _mm256_load_si256(RAYS_DOWN[sq].0.as_ptr() as *const __m256i);
-        let p = _mm256_set1_epi64x(player as i64);
-        let o = _mm256_set1_epi64x(opponent as i64);
         let zero = _mm256_setzero_si256();
 
         // Upwards: the lowest non-opponent square of each ray; flips are the ray below it.
@@ -43,8 +42,6 @@ pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
         let above = _mm256_slli_epi64(_mm256_sub_epi64(zero, outflank), 1);
         let flipped_down = _mm256_and_si256(above, down);
 
-        let f = _mm256_or_si256(flipped_up, flipped_down);
-        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
-        (_mm_cvtsi128_si64(f) | _mm_extract_epi64(f, 1)) as u64
+        lanes_union(_mm256_or_si256(flipped_up, flipped_down))
     }
 }

@@ -1,4 +1,10 @@
-//! The eight rays from each square, four to a vector-aligned row, for the vector flip kernels.
+//! What the vector flip kernels share: the eight rays from each square, four to a
+//! vector-aligned row, the vectors a move starts from, and the lanes' union at the end.
+
+use std::arch::x86_64::{
+    __m256i, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_load_si256,
+    _mm256_set1_epi64x, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_or_si128,
+};
 
 /// Four values, aligned for a 256-bit vector load.
 #[repr(C, align(32))]
@@ -28,4 +34,40 @@ const fn build_rays(dirs: [(i32, i32); 4]) -> [Lanes; 64] {
         sq += 1;
     }
     t
+}
+
+/// A move's vectors: its rays towards higher and lower squares, and the player's and the
+/// opponent's discs in every lane.
+pub(super) struct MoveVectors {
+    pub up: __m256i,
+    pub down: __m256i,
+    pub player: __m256i,
+    pub opponent: __m256i,
+}
+
+/// The vectors of a move on `sq` (below 64).
+#[inline(always)]
+pub(super) fn move_vectors(sq: usize, player: u64, opponent: u64) -> MoveVectors {
+    // SAFETY: this module is compiled only when the build enables AVX2, so every intrinsic
+    // exists on the target CPU; the loads read 32-byte aligned `Lanes` of static tables
+    // indexed by `sq` (bounds-checked).
+    unsafe {
+        MoveVectors {
+            up: _mm256_load_si256(RAYS_UP[sq].0.as_ptr() as *const __m256i),
+            down: _mm256_load_si256(RAYS_DOWN[sq].0.as_ptr() as *const __m256i),
+            player: _mm256_set1_epi64x(player as i64),
+            opponent: _mm256_set1_epi64x(opponent as i64),
+        }
+    }
+}
+
+/// The union of the four lanes of `f`.
+#[inline(always)]
+pub(super) fn lanes_union(f: __m256i) -> u64 {
+    // SAFETY: this module is compiled only when the build enables AVX2, so every intrinsic
+    // exists on the target CPU; they are pure register operations.
+    unsafe {
+        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
+        (_mm_cvtsi128_si64(f) | _mm_extract_epi64(f, 1)) as u64
+    }
 }
