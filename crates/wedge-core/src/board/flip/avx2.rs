@@ -6,44 +6,27 @@
 //! a player disc, the run is flipped.
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi64, _mm256_load_si256,
-    _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_srlv_epi64, _mm256_sub_epi64,
+    _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi64, _mm256_or_si256, _mm256_set1_epi64x,
+    _mm256_set_epi64x, _mm256_setzero_si256, _mm256_srlv_epi64,
 };
 
-use super::rays::{lanes_union, move_vectors, Lanes, MoveVectors};
-
-/// The index steps of the rays towards lower squares, lane by lane.
-static STEPS_DOWN: Lanes = Lanes([1, 7, 8, 9]);
-/// Twice those steps.
-static DOUBLE_STEPS_DOWN: Lanes = Lanes([2, 14, 16, 18]);
+use super::rays::{flips_towards_higher, lanes_union, move_vectors};
 
 /// Discs flipped when `player` plays on the empty square `sq`.
 #[inline]
 pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
-    let MoveVectors {
-        up,
-        down,
-        player: p,
-        opponent: o,
-    } = move_vectors(sq, player, opponent);
+    let v = move_vectors(sq, player, opponent);
+    let flipped_up = flips_towards_higher(&v);
     // SAFETY: this module is compiled only when the build enables AVX2, so every intrinsic
-    // exists on the target CPU; the loads read 32-byte aligned `Lanes` of static tables.
+    // exists on the target CPU; they are pure register operations.
     unsafe {
-        let zero = _mm256_setzero_si256();
-
-        // Upwards: the lowest non-opponent square of each ray; flips are the ray below it.
-        let free = _mm256_andnot_si256(o, up);
-        let first = _mm256_and_si256(free, _mm256_sub_epi64(zero, free));
-        let outflank = _mm256_and_si256(first, p);
-        let none = _mm256_cmpeq_epi64(outflank, zero);
-        let below = _mm256_sub_epi64(outflank, _mm256_set1_epi64x(1));
-        let flipped_up = _mm256_and_si256(_mm256_andnot_si256(none, below), up);
-
         // Downwards: the opponent's run from the move along each ray, grown one square, one
         // more, then twice by two (the run is at most six squares); kept when the next square
-        // along the ray is a player disc. The ray mask keeps the shifts from wrapping.
-        let step = _mm256_load_si256(STEPS_DOWN.0.as_ptr() as *const __m256i);
-        let step2 = _mm256_load_si256(DOUBLE_STEPS_DOWN.0.as_ptr() as *const __m256i);
+        // along the ray is a player disc. The ray mask keeps the shifts from wrapping. The
+        // rays' index steps lane by lane (1, 7, 8, 9, as the rays), and twice them:
+        let step = _mm256_set_epi64x(9, 8, 7, 1);
+        let step2 = _mm256_set_epi64x(18, 16, 14, 2);
+        let (p, o, down) = (v.player, v.opponent, v.down);
         let od = _mm256_and_si256(o, down);
         let at = _mm256_set1_epi64x(1i64 << sq);
         let mut run = _mm256_and_si256(od, _mm256_srlv_epi64(at, step));
@@ -52,7 +35,7 @@ pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
         run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, step2)));
         run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, step2)));
         let outflank = _mm256_and_si256(_mm256_and_si256(p, down), _mm256_srlv_epi64(run, step));
-        let none = _mm256_cmpeq_epi64(outflank, zero);
+        let none = _mm256_cmpeq_epi64(outflank, _mm256_setzero_si256());
         let flipped_down = _mm256_andnot_si256(none, run);
 
         lanes_union(_mm256_or_si256(flipped_up, flipped_down))

@@ -1,20 +1,22 @@
 //! What the vector flip kernels share: the eight rays from each square, four to a
-//! vector-aligned row, the vectors a move starts from, and the lanes' union at the end.
+//! vector-aligned row, the vectors a move starts from, the flips along the rays towards higher
+//! squares, and the lanes' union at the end.
 
 use std::arch::x86_64::{
-    __m256i, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_load_si256,
-    _mm256_set1_epi64x, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_or_si128,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
+    _mm256_extracti128_si256, _mm256_load_si256, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_sub_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_or_si128,
 };
 
 /// Four values, aligned for a 256-bit vector load.
 #[repr(C, align(32))]
-pub(super) struct Lanes(pub [u64; 4]);
+struct Lanes([u64; 4]);
 
 /// Per square: the rays towards higher squares (east, north-west, north, north-east in index
 /// steps +1, +7, +8, +9), the square itself excluded.
-pub(super) static RAYS_UP: [Lanes; 64] = build_rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
+static RAYS_UP: [Lanes; 64] = build_rays([(1, 0), (-1, 1), (0, 1), (1, 1)]);
 /// Per square: the rays towards lower squares (steps -1, -7, -8, -9).
-pub(super) static RAYS_DOWN: [Lanes; 64] = build_rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
+static RAYS_DOWN: [Lanes; 64] = build_rays([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
 
 const fn build_rays(dirs: [(i32, i32); 4]) -> [Lanes; 64] {
     let mut t = [const { Lanes([0; 4]) }; 64];
@@ -58,6 +60,24 @@ pub(super) fn move_vectors(sq: usize, player: u64, opponent: u64) -> MoveVectors
             player: _mm256_set1_epi64x(player as i64),
             opponent: _mm256_set1_epi64x(opponent as i64),
         }
+    }
+}
+
+/// The flips of a move along its rays towards higher squares: on each, the first square that
+/// is not the opponent's is the lowest set bit of `!opponent & ray`; when it holds a player
+/// disc, the ray's squares below it are flipped.
+#[inline(always)]
+pub(super) fn flips_towards_higher(v: &MoveVectors) -> __m256i {
+    // SAFETY: this module is compiled only when the build enables AVX2, so every intrinsic
+    // exists on the target CPU; they are pure register operations.
+    unsafe {
+        let zero = _mm256_setzero_si256();
+        let free = _mm256_andnot_si256(v.opponent, v.up);
+        let first = _mm256_and_si256(free, _mm256_sub_epi64(zero, free));
+        let outflank = _mm256_and_si256(first, v.player);
+        let none = _mm256_cmpeq_epi64(outflank, zero);
+        let below = _mm256_sub_epi64(outflank, _mm256_set1_epi64x(1));
+        _mm256_and_si256(_mm256_andnot_si256(none, below), v.up)
     }
 }
 
