@@ -172,13 +172,15 @@ const fn diagonal_done(dc: i32, dr: i32) -> [u64; 3] {
     out
 }
 
-/// The stable discs of `p` (a subset: every disc returned can never flip).
-pub fn stable_discs(p: u64, o: u64) -> u64 {
+/// Stable discs of `p` (a subset: every disc returned can never flip); the search for more
+/// stops once at least `enough` are found (`u32::MAX`: every one this method finds).
+#[inline(always)]
+pub fn stable_discs(p: u64, o: u64, enough: u32) -> u64 {
     let occupied = p | o;
     let [h, v, d9, d7] = full_lines(occupied);
     let mut stable = edge_stable(p, o) | (p & h & v & d9 & d7);
-    if stable == 0 {
-        return 0;
+    if stable == 0 || stable.count_ones() >= enough {
+        return stable;
     }
     // Propagate: a disc is stable when, in each orientation, its line is full or a
     // neighbour along it is a stable disc of the same colour.
@@ -198,6 +200,9 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
             return stable;
         }
         stable |= new;
+        if stable.count_ones() >= enough {
+            return stable;
+        }
     }
 }
 
@@ -221,7 +226,9 @@ pub fn corner_stable(player: u64) -> u64 {
 pub fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
     // The cap can only reach alpha when the opponent has at least (64 - alpha) / 2 discs.
     if alpha >= 2 * n as i32 - 2 && 2 * opponent.count_ones() as i32 >= 64 - alpha {
-        let cap = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+        // Counting stops once the cap reaches alpha: the least stable count that cuts.
+        let enough = (65 - alpha) as u32 / 2;
+        let cap = 64 - 2 * stable_discs(opponent, player, enough).count_ones() as i32;
         if cap <= alpha {
             return Some(cap);
         }
@@ -257,7 +264,7 @@ mod tests {
                 final_b.opponent
             };
             for (pos, is_black) in history {
-                let s = stable_discs(pos.player, pos.opponent);
+                let s = stable_discs(pos.player, pos.opponent, u32::MAX);
                 assert_eq!(s & !pos.player, 0);
                 let mine_at_end = if is_black {
                     final_black_discs
@@ -265,7 +272,7 @@ mod tests {
                     (final_b.player | final_b.opponent) & !final_black_discs
                 };
                 assert_eq!(s & !mine_at_end, 0, "a stable disc flipped\n{pos}");
-                let so = stable_discs(pos.opponent, pos.player);
+                let so = stable_discs(pos.opponent, pos.player, u32::MAX);
                 let theirs_at_end = (final_b.player | final_b.opponent) & !mine_at_end;
                 assert_eq!(so & !theirs_at_end, 0);
             }
@@ -280,7 +287,7 @@ mod tests {
         random_positions(11, 2000, |b| {
             for (p, o) in [(b.player, b.opponent), (b.opponent, b.player)] {
                 let simple = corner_stable(p);
-                assert_eq!(simple & !stable_discs(p, o), 0, "{p:#x} {o:#x}");
+                assert_eq!(simple & !stable_discs(p, o, u32::MAX), 0, "{p:#x} {o:#x}");
                 named += simple.count_ones();
             }
         });
@@ -321,16 +328,35 @@ mod tests {
         }
     }
 
+    /// Stopped at `enough`, the search returns part of the whole set, at least `enough` discs
+    /// of it or all of it.
+    #[test]
+    fn enough_stable_discs_are_part_of_all() {
+        let mut stopped = 0;
+        random_positions(13, 2000, |b| {
+            for (p, o) in [(b.player, b.opponent), (b.opponent, b.player)] {
+                let all = stable_discs(p, o, u32::MAX);
+                for enough in [1, 2, 4, 8, 12, 20] {
+                    let some = stable_discs(p, o, enough);
+                    assert_eq!(some & !all, 0, "{p:#x} {o:#x} {enough}");
+                    assert!(some == all || some.count_ones() >= enough, "{p:#x} {o:#x}");
+                    stopped += usize::from(some != all);
+                }
+            }
+        });
+        assert!(stopped > 1000, "{stopped}");
+    }
+
     #[test]
     fn corners_and_full_board() {
-        assert_eq!(stable_discs(1, 0), 1);
-        assert_eq!(stable_discs(!0, 0), !0);
+        assert_eq!(stable_discs(1, 0, u32::MAX), 1);
+        assert_eq!(stable_discs(!0, 0, u32::MAX), !0);
         let b = Board::START;
-        assert_eq!(stable_discs(b.player, b.opponent), 0);
+        assert_eq!(stable_discs(b.player, b.opponent, u32::MAX), 0);
         // A full first row of the mover is stable.
-        assert_eq!(stable_discs(0xFF, 0x100) & 0xFF, 0xFF);
+        assert_eq!(stable_discs(0xFF, 0x100, u32::MAX) & 0xFF, 0xFF);
         for sq in Squares(0x81) {
-            assert_ne!(stable_discs(sq.bit(), 0), 0);
+            assert_ne!(stable_discs(sq.bit(), 0, u32::MAX), 0);
         }
     }
 }
