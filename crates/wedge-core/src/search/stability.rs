@@ -221,14 +221,13 @@ pub fn corner_stable(player: u64) -> u64 {
 
 /// Stability cut-off: the opponent's stable discs cap our score at `64 - 2 * stable`. Only
 /// tried when `alpha` is high enough for the cap to matter often (2n - 2 with n empties),
-/// from 3 empties up.
+/// from 3 empties up; the count stops once the cap reaches alpha.
 #[inline(always)]
 pub fn stability_cut(player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
-    // The cap can only reach alpha when the opponent has at least (64 - alpha) / 2 discs.
-    if alpha >= 2 * n as i32 - 2 && 2 * opponent.count_ones() as i32 >= 64 - alpha {
-        // Counting stops once the cap reaches alpha: the least stable count that cuts.
-        let enough = (65 - alpha) as u32 / 2;
-        let cap = 64 - 2 * stable_discs(opponent, player, enough).count_ones() as i32;
+    // The least stable count whose cap reaches alpha: the opponent needs that many discs.
+    let enough = (65 - alpha) / 2;
+    if alpha >= 2 * n as i32 - 2 && opponent.count_ones() as i32 >= enough {
+        let cap = 64 - 2 * stable_discs(opponent, player, enough as u32).count_ones() as i32;
         if cap <= alpha {
             return Some(cap);
         }
