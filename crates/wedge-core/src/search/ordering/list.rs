@@ -155,8 +155,11 @@ impl<const N: usize> MoveList<N> {
                 (best, best_score) = (j, score);
             }
         }
-        self.items.swap(i, best);
-        self.items[i]
+        // The picked candidate goes back only where it was found: the places before `i` are
+        // never read again.
+        let picked = self.items[best];
+        self.items[best] = self.items[i];
+        picked
     }
 
     /// The candidates from position `i` on, best first (for sharing with other threads).
