@@ -78,19 +78,21 @@ impl<const N: usize> MoveList<N> {
     /// elsewhere and moved here costs a 576-byte copy).
     #[inline]
     pub fn fill(&mut self, player: u64, opponent: u64, moves: u64) {
-        self.len = 0;
+        // Counted in a local: kept in the list, the count went through memory each move.
+        let mut len = 0;
         let mut m = moves;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            self.items[self.len] = Candidate {
+            self.items[len] = Candidate {
                 sq: sq as u8,
                 flips: flips(sq, player, opponent),
                 score: 0,
                 _fill: [0; 3],
             };
-            self.len += 1;
+            len += 1;
         }
+        self.len = len;
     }
 
     /// Replaces the list by the moves of [`MoveList::new`] but `first` (a legal move,
@@ -110,11 +112,12 @@ impl<const N: usize> MoveList<N> {
     /// Replaces the list by `candidates` (at most [`MAX_MOVES`]).
     #[inline]
     pub fn fill_from(&mut self, candidates: impl Iterator<Item = Candidate>) {
-        self.len = 0;
+        let mut len = 0;
         for c in candidates {
-            self.items[self.len] = c;
-            self.len += 1;
+            self.items[len] = c;
+            len += 1;
         }
+        self.len = len;
     }
 
     #[inline(always)]
