@@ -6,7 +6,7 @@
 //! All are null-window (fail-soft) searches around `alpha`.
 
 use super::context::Context;
-use super::ordering::{last_two, parity_groups, parity_order};
+use super::ordering::{last_two, parity_groups, parity_order, SquareOrder};
 use super::stability::stability_cut;
 use crate::board::flip::{flips, last_flip_count};
 use crate::board::movegen::legal_moves;
@@ -155,7 +155,7 @@ impl<E: Evaluator> Context<'_, E> {
     }
 
     /// Three empties in `sq` (already in parity order); null window around `alpha`.
-    pub fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, sq: [usize; 3]) -> i32 {
+    pub fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, sq: SquareOrder) -> i32 {
         self.nodes += 1;
         if let Some(v) = stability_cut(player, opponent, alpha, 3) {
             return v;
@@ -170,17 +170,14 @@ impl<E: Evaluator> Context<'_, E> {
     }
 
     #[inline(always)]
-    fn moves_3(&mut self, p: u64, o: u64, alpha: i32, sq: [usize; 3]) -> Option<i32> {
+    fn moves_3(&mut self, p: u64, o: u64, alpha: i32, sq: SquareOrder) -> Option<i32> {
         let mut best = i32::MIN;
         for i in 0..3 {
-            let s = sq[i];
+            let s = sq.get(i);
             let f = flips_near(s, p, o);
             if f != 0 {
-                let (x, y) = match i {
-                    0 => (sq[1], sq[2]),
-                    1 => (sq[0], sq[2]),
-                    _ => (sq[0], sq[1]),
-                };
+                let rest = sq.without(i);
+                let (x, y) = (rest.get(0), rest.get(1));
                 let v = -self.solve_2(o ^ f, p ^ f ^ (1 << s), -alpha - 1, x, y);
                 if v > best {
                     best = v;
@@ -210,19 +207,13 @@ impl<E: Evaluator> Context<'_, E> {
     }
 
     #[inline(always)]
-    fn moves_4(&mut self, p: u64, o: u64, alpha: i32, sq: [usize; 4]) -> Option<i32> {
+    fn moves_4(&mut self, p: u64, o: u64, alpha: i32, sq: SquareOrder) -> Option<i32> {
         let mut best = i32::MIN;
         for i in 0..4 {
-            let s = sq[i];
+            let s = sq.get(i);
             let f = flips_near(s, p, o);
             if f != 0 {
-                let rest = match i {
-                    0 => [sq[1], sq[2], sq[3]],
-                    1 => [sq[0], sq[2], sq[3]],
-                    2 => [sq[0], sq[1], sq[3]],
-                    _ => [sq[0], sq[1], sq[2]],
-                };
-                let v = -self.solve_3(o ^ f, p ^ f ^ (1 << s), -alpha - 1, rest);
+                let v = -self.solve_3(o ^ f, p ^ f ^ (1 << s), -alpha - 1, sq.without(i));
                 if v > best {
                     best = v;
                     if v > alpha {

@@ -12,7 +12,7 @@ mod squares;
 pub use list::{Candidate, MAX_MOVES};
 pub use scores::SETTLED;
 use scores::{ReplyWeights, ENDGAME_REPLY_WEIGHTS, MIDGAME_REPLY_WEIGHTS};
-pub use squares::{last_two, parity_groups, parity_order, square_class_groups};
+pub use squares::{last_two, parity_groups, parity_order, square_class_groups, SquareOrder};
 
 use super::tt::MoveHint;
 use crate::board::flip::flips;

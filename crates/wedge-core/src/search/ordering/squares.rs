@@ -20,23 +20,49 @@ pub fn lone_empties(empties: u64) -> u64 {
     empties & !adjacent(empties)
 }
 
-/// The `N` lowest empties in the last empties' order: lone empties first, then those of odd
-/// quadrants, then the others, each group in square order.
+/// At most eight squares in the order to try them, a byte each from the lowest, held in a
+/// register (an array of them went through memory between the last empties' solvers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareOrder(u64);
+
+impl SquareOrder {
+    /// The `i`-th square.
+    #[inline(always)]
+    pub fn get(self, i: usize) -> usize {
+        ((self.0 >> (8 * i)) & 63) as usize
+    }
+
+    /// The order without its `i`-th square (those after it move up one place).
+    #[inline(always)]
+    pub fn without(self, i: usize) -> SquareOrder {
+        let below = (1u64 << (8 * i)) - 1;
+        SquareOrder((self.0 & below) | ((self.0 >> 8) & !below))
+    }
+
+    /// The first `n` squares.
+    #[cfg(test)]
+    pub fn to_vec(self, n: usize) -> Vec<usize> {
+        (0..n).map(|i| self.get(i)).collect()
+    }
+}
+
+/// The (at most eight) lowest empties in the last empties' order: lone empties first, then
+/// those of odd quadrants, then the others, each group in square order.
 #[inline(always)]
-pub fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
+pub fn parity_order(empties: u64) -> SquareOrder {
     let lone = lone_empties(empties);
     let odd = odd_quadrants(empties) & !lone;
-    let mut out = [0usize; N];
-    let mut i = 0;
+    let mut out = 0u64;
+    let mut shift = 0;
     for group in [lone, empties & odd, empties & !(odd | lone)] {
         let mut m = group;
-        while m != 0 && i < N {
-            out[i] = m.trailing_zeros() as usize;
+        while m != 0 && shift < 64 {
+            out |= u64::from(m.trailing_zeros()) << shift;
             m &= m - 1;
-            i += 1;
+            shift += 8;
         }
     }
-    out
+    SquareOrder(out)
 }
 
 /// The empties of the shallow endgame tier in the groups it tries them: lone empties first,
@@ -179,7 +205,7 @@ mod tests {
     }
 
     /// The last empties' order holds the empties once each: lone ones first, then those of
-    /// odd quadrants, each group ascending.
+    /// odd quadrants, each group ascending; without one of them, the others in that order.
     #[test]
     fn parity_order_puts_lone_empties_then_odd_quadrants_first() {
         let mut rng = Rng::new(9);
@@ -188,10 +214,17 @@ mod tests {
             while e.count_ones() < 4 {
                 e |= 1 << rng.below(64);
             }
-            assert_eq!(parity_order::<4>(e).to_vec(), sorted_by_parity(e), "{e:#x}");
+            let order = parity_order(e);
+            let sorted = sorted_by_parity(e);
+            assert_eq!(order.to_vec(4), sorted, "{e:#x}");
+            for i in 0..4 {
+                let mut rest = sorted.clone();
+                rest.remove(i);
+                assert_eq!(order.without(i).to_vec(3), rest, "{e:#x} without {i}");
+            }
             let three = e & (e - 1);
             assert_eq!(
-                parity_order::<3>(three).to_vec(),
+                parity_order(three).to_vec(3),
                 sorted_by_parity(three),
                 "{three:#x}"
             );
