@@ -147,8 +147,9 @@ impl<const N: usize> MoveList<N> {
         }
     }
 
-    /// Moves the best-scored candidate among `i..` to position `i` and returns it
-    /// (selection sort step: cheap when a cut-off comes early).
+    /// Returns the best-scored candidate among `i..` and puts the one at `i` in its place, so
+    /// that `i + 1..` holds the others (a selection sort step: cheap when a cut-off comes
+    /// early). The places up to `i` are not read again.
     #[inline(always)]
     pub fn pick(&mut self, i: usize) -> Candidate {
         let (mut best, mut best_score) = (i, self.items[i].score);
@@ -158,8 +159,6 @@ impl<const N: usize> MoveList<N> {
                 (best, best_score) = (j, score);
             }
         }
-        // The picked candidate goes back only where it was found: the places before `i` are
-        // never read again.
         let picked = self.items[best];
         self.items[best] = self.items[i];
         picked
@@ -178,6 +177,34 @@ mod tests {
     use super::*;
     use crate::board::movegen::legal_moves;
     use crate::board::tests::random_positions;
+
+    /// Picking every move of a list hands out each candidate once, best-scored first, and
+    /// equal scores in the order a swapping selection sort gives them.
+    #[test]
+    fn picks_hand_out_each_candidate_once_best_first() {
+        let mut rng = crate::rng::Rng::new(17);
+        for _ in 0..2_000 {
+            let n = 1 + rng.below(MAX_MOVES as u64) as usize;
+            let mut list: MoveList = MoveList::empty();
+            let candidates = (0..n).map(|k| Candidate::new(k as u8, k as u64, rng.below(5) as i32));
+            list.fill_from(candidates);
+            let mut swapped: Vec<Candidate> = list.as_slice().to_vec();
+            for i in 0..n {
+                let picked = list.pick(i);
+                let best = (i..n).fold(i, |b, j| {
+                    if swapped[j].score > swapped[b].score {
+                        j
+                    } else {
+                        b
+                    }
+                });
+                swapped.swap(i, best);
+                assert_eq!((picked.sq, picked.score), (swapped[i].sq, swapped[i].score));
+                let rest = |l: &[Candidate]| l.iter().map(|c| c.sq).collect::<Vec<_>>();
+                assert_eq!(rest(&list.as_slice()[i + 1..]), rest(&swapped[i + 1..]));
+            }
+        }
+    }
 
     /// Along random games, the list without a searched first move holds the same candidates
     /// in the same order as the whole list after that move was brought to the front.

@@ -32,7 +32,7 @@ impl SquareOrder {
         ((self.0 >> (8 * i)) & 63) as usize
     }
 
-    /// The order without its `i`-th square (those after it move up one place).
+    /// The order without its `i`-th square (`i` < 8; those after it move up one place).
     #[inline(always)]
     pub fn without(self, i: usize) -> SquareOrder {
         let below = (1u64 << (8 * i)) - 1;
@@ -46,7 +46,7 @@ impl SquareOrder {
     }
 }
 
-/// The (at most eight) lowest empties in the last empties' order: lone empties first, then
+/// The empties in the last empties' order, the first eight of them: lone empties first, then
 /// those of odd quadrants, then the others, each group in square order.
 #[inline(always)]
 pub fn parity_order(empties: u64) -> SquareOrder {
