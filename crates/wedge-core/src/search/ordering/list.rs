@@ -78,7 +78,8 @@ impl<const N: usize> MoveList<N> {
     /// elsewhere and moved here costs a 576-byte copy).
     #[inline]
     pub fn fill(&mut self, player: u64, opponent: u64, moves: u64) {
-        // Counted in a local: kept in the list, the count went through memory each move.
+        // Counted in a register, not in `self.len`, so that no store and reload sits on the
+        // loop's chain; stored once at the end.
         let mut len = 0;
         let mut m = moves;
         while m != 0 {
@@ -189,6 +190,7 @@ mod tests {
             let candidates = (0..n).map(|k| Candidate::new(k as u8, k as u64, rng.below(5) as i32));
             list.fill_from(candidates);
             let mut swapped: Vec<Candidate> = list.as_slice().to_vec();
+            let squares = |l: &[Candidate]| l.iter().map(|c| c.sq).collect::<Vec<_>>();
             for i in 0..n {
                 let picked = list.pick(i);
                 let best = (i..n).fold(i, |b, j| {
@@ -200,8 +202,10 @@ mod tests {
                 });
                 swapped.swap(i, best);
                 assert_eq!((picked.sq, picked.score), (swapped[i].sq, swapped[i].score));
-                let rest = |l: &[Candidate]| l.iter().map(|c| c.sq).collect::<Vec<_>>();
-                assert_eq!(rest(&list.as_slice()[i + 1..]), rest(&swapped[i + 1..]));
+                assert_eq!(
+                    squares(&list.as_slice()[i + 1..]),
+                    squares(&swapped[i + 1..])
+                );
             }
         }
     }

@@ -20,8 +20,8 @@ pub fn lone_empties(empties: u64) -> u64 {
     empties & !adjacent(empties)
 }
 
-/// At most eight squares in the order to try them, a byte each from the lowest, held in a
-/// register (an array of them went through memory between the last empties' solvers).
+/// At most eight squares in the order to try them, a byte each from the lowest: one register,
+/// which the last empties' solvers pass on without going through memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SquareOrder(u64);
 
