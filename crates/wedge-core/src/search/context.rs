@@ -3,6 +3,7 @@
 //! methods on it.
 
 use super::end_cache::EndCache;
+use super::eval_cache::EvalCache;
 use super::ordering::MidgameOrdering;
 use super::parallel::pool::{SplitPoint, SplitPool};
 use super::probcut::ProbCutModel;
@@ -64,20 +65,25 @@ pub struct Context<'a, E: Evaluator> {
     pub root_moves: u64,
     /// This thread's exact bounds for the deep endgame tier below the shared table.
     pub end_cache: EndCache,
+    /// This search's static evaluations of the positions it evaluated last.
+    pub eval_cache: EvalCache,
 }
 
 impl<'a, E: Evaluator> Context<'a, E> {
     pub fn new(tt: &'a TranspositionTable, eval: &'a E, stop: &'a AtomicBool) -> Self {
-        Context::new_with_end_cache(tt, eval, stop, EndCache::default())
+        Context::new_with_caches(tt, eval, stop, EndCache::default(), EvalCache::default())
     }
 
     /// As [`Context::new`], with an endgame cache kept from an earlier context of the same
-    /// thread (its entries are exact facts about positions, true for any search).
-    pub fn new_with_end_cache(
+    /// thread (its entries are exact facts about positions, true for any search) and an
+    /// evaluation cache kept from an earlier context of the same search (its values are those
+    /// of `eval`).
+    pub fn new_with_caches(
         tt: &'a TranspositionTable,
         eval: &'a E,
         stop: &'a AtomicBool,
         end_cache: EndCache,
+        eval_cache: EvalCache,
     ) -> Self {
         static NO_PROBCUT: std::sync::OnceLock<ProbCutModel> = std::sync::OnceLock::new();
         Context {
@@ -99,6 +105,7 @@ impl<'a, E: Evaluator> Context<'a, E> {
             book_min_empties: 65,
             root_moves: u64::MAX,
             end_cache,
+            eval_cache,
         }
     }
 

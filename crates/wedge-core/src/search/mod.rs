@@ -17,6 +17,7 @@
 
 mod context;
 mod end_cache;
+mod eval_cache;
 mod last_moves;
 mod limits;
 mod load;

@@ -5,6 +5,8 @@
 //! [`Context::nws`], the root's [`Context::search_root`]) and the shallow null-window searches
 //! below the table.
 
+use std::borrow::Borrow;
+
 use super::endgame::END_PROBCUT_MIN;
 use super::{child, principal_variation_rule, Kind, Known, Node, Phase, Pv, Root, Scout, Tried};
 use crate::board::flip::flips;
@@ -132,8 +134,27 @@ impl<E: Evaluator> Context<'_, E> {
     /// counted as a node.
     #[inline(always)]
     pub fn evaluate(&mut self, player: u64, opponent: u64, state: &E::State) -> i32 {
+        self.evaluate_lazily(player, opponent, || state)
+    }
+
+    /// [`Context::evaluate`] with the state built by `state` only when the evaluation cache
+    /// does not know the position.
+    #[inline(always)]
+    fn evaluate_lazily<S: Borrow<E::State>>(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        state: impl FnOnce() -> S,
+    ) -> i32 {
         self.nodes += 1;
-        self.eval.eighths_with(state, &Board::new(player, opponent))
+        if let Some(v) = self.eval_cache.probe(player, opponent) {
+            return v;
+        }
+        let v = self
+            .eval
+            .eighths_with(state().borrow(), &Board::new(player, opponent));
+        self.eval_cache.store(player, opponent, v);
+        v
     }
 
     /// [`Context::pvs`] to depth 0 of a position whose legal and potential moves are known
@@ -155,8 +176,13 @@ impl<E: Evaluator> Context<'_, E> {
             return v;
         }
         self.nodes += 1;
+        if let Some(v) = self.eval_cache.probe(player, opponent) {
+            return v;
+        }
         let board = Board::new(player, opponent);
-        self.eval.eighths_knowing(state, &board, moves, potential)
+        let v = self.eval.eighths_knowing(state, &board, moves, potential);
+        self.eval_cache.store(player, opponent, v);
+        v
     }
 
     /// [`Context::pvs`] from a position alone (the evaluation state is built from scratch).
@@ -318,6 +344,19 @@ impl<E: Evaluator> Context<'_, E> {
     /// evaluation.
     #[inline(always)]
     fn nws_leaf(&mut self, player: u64, opponent: u64, state: &E::State, alpha: i32) -> i32 {
+        self.nws_leaf_lazily(player, opponent, alpha, || state)
+    }
+
+    /// [`Context::nws_leaf`] with the state built by `state` only when the evaluation needs
+    /// it.
+    #[inline(always)]
+    fn nws_leaf_lazily<S: Borrow<E::State>>(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        state: impl FnOnce() -> S,
+    ) -> i32 {
         let n = (!(player | opponent)).count_ones();
         if let BookAnswer::Value(v) = self.book_answer(player, opponent, 0, n) {
             return v;
@@ -325,7 +364,7 @@ impl<E: Evaluator> Context<'_, E> {
         if n == 0 {
             return self.nws_end_eighths(player, opponent, alpha, n);
         }
-        self.evaluate(player, opponent, state)
+        self.evaluate_lazily(player, opponent, state)
     }
 
     /// Shallow null-window search (depth 1-2): no table, Multi-ProbCut against the static
@@ -392,7 +431,8 @@ impl<E: Evaluator> Context<'_, E> {
 
     /// Null-window search one ply deep: the children's evaluations in the groups of
     /// [`square_class_groups`], each move's flips computed only when it is reached (no move
-    /// list, so nothing is computed for the moves after a cut-off).
+    /// list, so nothing is computed for the moves after a cut-off), its evaluation state only
+    /// when the evaluation cache does not know the child.
     fn nws_one_ply(
         &mut self,
         player: u64,
@@ -408,8 +448,9 @@ impl<E: Evaluator> Context<'_, E> {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let f = flips(sq, player, opponent);
-                let cs = self.eval.play(state, sq, f);
-                let v = -self.nws_leaf(opponent ^ f, player ^ f ^ (1u64 << sq), &cs, -alpha - 1);
+                let eval = self.eval;
+                let (np, no) = (opponent ^ f, player ^ f ^ (1u64 << sq));
+                let v = -self.nws_leaf_lazily(np, no, -alpha - 1, || eval.play(state, sq, f));
                 if v > best {
                     best = v;
                     if v > alpha {

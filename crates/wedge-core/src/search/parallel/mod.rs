@@ -13,6 +13,7 @@ pub(super) mod pool;
 
 use super::context::Context;
 use super::end_cache::EndCache;
+use super::eval_cache::EvalCache;
 use super::node::{Kind, Node, Phase, Pv, Tried};
 use super::ordering::{Candidate, UNSCORED};
 use super::tt::MoveHint;
@@ -35,7 +36,8 @@ pub fn help<E: Evaluator>(index: usize, pool: &SplitPool, mut ctx: Context<'_, E
 impl<E: Evaluator> Waiting for Context<'_, E> {
     fn join(&mut self, sp: &Arc<SplitPoint>) -> u64 {
         let cache = std::mem::replace(&mut self.end_cache, EndCache::detached());
-        let mut ctx = Context::new_with_end_cache(self.tt, self.eval, &sp.abort, cache)
+        let evals = std::mem::replace(&mut self.eval_cache, EvalCache::detached());
+        let mut ctx = Context::new_with_caches(self.tt, self.eval, &sp.abort, cache, evals)
             .with_search_stop(self.search_stop())
             .with_deadline(self.deadline)
             .with_probcut(self.probcut)
@@ -49,6 +51,7 @@ impl<E: Evaluator> Waiting for Context<'_, E> {
             sp.abort.store(true, Ordering::Relaxed);
         }
         self.end_cache = ctx.end_cache;
+        self.eval_cache = ctx.eval_cache;
         ctx.nodes
     }
 

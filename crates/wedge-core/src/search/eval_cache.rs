@@ -1,0 +1,95 @@
+//! The evaluation cache: each search context's small table of static evaluations by position,
+//! so that a position evaluated again (by a Multi-ProbCut probe and then the node's own
+//! search, or by the next iteration) costs one lookup. Its values belong to the evaluator of
+//! one search: every search starts with an empty one.
+
+use crate::board::table_hash;
+
+/// Slots (a power of two): 1,024 of 24 bytes, 24 KB.
+const SLOTS: usize = 1024;
+
+/// One position and its evaluation.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    player: u64,
+    opponent: u64,
+    value: i32,
+}
+
+/// Direct-mapped: one slot per index, the newest evaluation replaces the older.
+pub struct EvalCache {
+    slots: Box<[Slot]>,
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache {
+            slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
+        }
+    }
+}
+
+impl EvalCache {
+    /// A cache without slots, left in a context's place while a joined split point's context
+    /// borrows its cache: it knows nothing and keeps nothing.
+    pub fn detached() -> Self {
+        EvalCache {
+            slots: Box::new([]),
+        }
+    }
+
+    #[inline(always)]
+    fn slot(player: u64, opponent: u64) -> usize {
+        (table_hash(player, opponent) >> (64 - SLOTS.trailing_zeros())) as usize
+    }
+
+    /// The evaluation stored for the position (an empty slot never matches: a position always
+    /// has discs).
+    #[inline(always)]
+    pub fn probe(&self, player: u64, opponent: u64) -> Option<i32> {
+        let s = self.slots.get(Self::slot(player, opponent))?;
+        (s.player == player && s.opponent == opponent).then_some(s.value)
+    }
+
+    /// Keeps `value`, the evaluation of the position.
+    #[inline(always)]
+    pub fn store(&mut self, player: u64, opponent: u64, value: i32) {
+        if let Some(s) = self.slots.get_mut(Self::slot(player, opponent)) {
+            *s = Slot {
+                player,
+                opponent,
+                value,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn keeps_the_newest_evaluation_of_each_slot() {
+        let mut c = EvalCache::default();
+        let b = Board::START;
+        assert_eq!(c.probe(b.player, b.opponent), None);
+        c.store(b.player, b.opponent, 37);
+        assert_eq!(c.probe(b.player, b.opponent), Some(37));
+        // The colour-swapped position is another position.
+        assert_eq!(c.probe(b.opponent, b.player), None);
+        // A position in the same slot replaces it.
+        let mut other = b.pass();
+        while EvalCache::slot(other.player, other.opponent) != EvalCache::slot(b.player, b.opponent)
+        {
+            other = Board::new(other.player.wrapping_add(1 << 20), other.opponent);
+        }
+        c.store(other.player, other.opponent, -5);
+        assert_eq!(c.probe(b.player, b.opponent), None);
+        assert_eq!(c.probe(other.player, other.opponent), Some(-5));
+        // A detached cache keeps nothing.
+        let mut d = EvalCache::detached();
+        d.store(b.player, b.opponent, 1);
+        assert_eq!(d.probe(b.player, b.opponent), None);
+    }
+}
