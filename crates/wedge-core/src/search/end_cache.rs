@@ -2,17 +2,15 @@
 //! nodes below the shared table's reach. Small enough to stay in the core's cache, never
 //! shared (no atomics) and never stale (an entry is an exact fact about a full position).
 
+use super::position_slots::{PositionSlots, Slot};
 use super::tt::MoveHint;
-use crate::board::table_hash;
 
 /// Slots (a power of two): 2,048 of 24 bytes, 48 KB, within the core's own caches.
 const SLOTS: usize = 2048;
 
 /// One position's bounds and best move.
 #[derive(Clone, Copy, Default)]
-struct Slot {
-    player: u64,
-    opponent: u64,
+struct Entry {
     lower: i8,
     upper: i8,
     best: MoveHint,
@@ -28,16 +26,9 @@ pub struct CacheHit {
 }
 
 /// Direct-mapped: one slot per index, the newest result replaces the older.
+#[derive(Default)]
 pub struct EndCache {
-    slots: Box<[Slot]>,
-}
-
-impl Default for EndCache {
-    fn default() -> Self {
-        EndCache {
-            slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
-        }
-    }
+    slots: PositionSlots<Entry, SLOTS>,
 }
 
 impl EndCache {
@@ -45,24 +36,17 @@ impl EndCache {
     /// borrows its cache: it knows nothing and keeps nothing.
     pub fn detached() -> Self {
         EndCache {
-            slots: Box::new([]),
+            slots: PositionSlots::detached(),
         }
     }
 
-    #[inline(always)]
-    fn slot(player: u64, opponent: u64) -> usize {
-        (table_hash(player, opponent) >> (64 - SLOTS.trailing_zeros())) as usize
-    }
-
-    /// The bounds known for the position (an empty slot never matches: a position always has
-    /// discs).
+    /// The bounds known for the position.
     #[inline(always)]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<CacheHit> {
-        let s = self.slots.get(Self::slot(player, opponent))?;
-        (s.player == player && s.opponent == opponent).then_some(CacheHit {
-            lower: s.lower as i32,
-            upper: s.upper as i32,
-            best: s.best,
+        self.slots.get(player, opponent).map(|e| CacheHit {
+            lower: e.lower as i32,
+            upper: e.upper as i32,
+            best: e.best,
         })
     }
 
@@ -70,7 +54,7 @@ impl EndCache {
     /// tightening what was known of the same position.
     #[inline(always)]
     pub fn store(&mut self, player: u64, opponent: u64, alpha: i32, score: i32, best: MoveHint) {
-        let Some(s) = self.slots.get_mut(Self::slot(player, opponent)) else {
+        let Some(s) = self.slots.slot_mut(player, opponent) else {
             return;
         };
         let (mut lower, mut upper) = if score > alpha {
@@ -78,16 +62,18 @@ impl EndCache {
         } else {
             (-64, score)
         };
-        if s.player == player && s.opponent == opponent {
-            lower = lower.max(s.lower as i32);
-            upper = upper.min(s.upper as i32);
+        if s.holds(player, opponent) {
+            lower = lower.max(s.value.lower as i32);
+            upper = upper.min(s.value.upper as i32);
         }
         *s = Slot {
             player,
             opponent,
-            lower: lower as i8,
-            upper: upper as i8,
-            best,
+            value: Entry {
+                lower: lower as i8,
+                upper: upper as i8,
+                best,
+            },
         };
     }
 }
@@ -120,7 +106,8 @@ mod tests {
         assert_eq!(c.probe(b.opponent, b.player), None);
         // A position in the same slot replaces it.
         let mut other = b.pass();
-        while EndCache::slot(other.player, other.opponent) != EndCache::slot(b.player, b.opponent) {
+        let index = PositionSlots::<Entry, SLOTS>::index;
+        while index(other.player, other.opponent) != index(b.player, b.opponent) {
             other = Board::new(other.player.wrapping_add(1 << 20), other.opponent);
         }
         c.store(other.player, other.opponent, 0, -2, MoveHint::NONE);

@@ -3,30 +3,15 @@
 //! search, or by the next iteration) costs one lookup. Its values belong to the evaluator of
 //! one search: every search starts with an empty one.
 
-use crate::board::table_hash;
+use super::position_slots::{PositionSlots, Slot};
 
 /// Slots (a power of two): 1,024 of 24 bytes, 24 KB.
 const SLOTS: usize = 1024;
 
-/// One position and its evaluation.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    player: u64,
-    opponent: u64,
-    value: i32,
-}
-
 /// Direct-mapped: one slot per index, the newest evaluation replaces the older.
+#[derive(Default)]
 pub struct EvalCache {
-    slots: Box<[Slot]>,
-}
-
-impl Default for EvalCache {
-    fn default() -> Self {
-        EvalCache {
-            slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
-        }
-    }
+    slots: PositionSlots<i32, SLOTS>,
 }
 
 impl EvalCache {
@@ -34,27 +19,20 @@ impl EvalCache {
     /// borrows its cache: it knows nothing and keeps nothing.
     pub fn detached() -> Self {
         EvalCache {
-            slots: Box::new([]),
+            slots: PositionSlots::detached(),
         }
     }
 
-    #[inline(always)]
-    fn slot(player: u64, opponent: u64) -> usize {
-        (table_hash(player, opponent) >> (64 - SLOTS.trailing_zeros())) as usize
-    }
-
-    /// The evaluation stored for the position (an empty slot never matches: a position always
-    /// has discs).
+    /// The evaluation stored for the position.
     #[inline(always)]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<i32> {
-        let s = self.slots.get(Self::slot(player, opponent))?;
-        (s.player == player && s.opponent == opponent).then_some(s.value)
+        self.slots.get(player, opponent).copied()
     }
 
     /// Keeps `value`, the evaluation of the position.
     #[inline(always)]
     pub fn store(&mut self, player: u64, opponent: u64, value: i32) {
-        if let Some(s) = self.slots.get_mut(Self::slot(player, opponent)) {
+        if let Some(s) = self.slots.slot_mut(player, opponent) {
             *s = Slot {
                 player,
                 opponent,
@@ -80,8 +58,8 @@ mod tests {
         assert_eq!(c.probe(b.opponent, b.player), None);
         // A position in the same slot replaces it.
         let mut other = b.pass();
-        while EvalCache::slot(other.player, other.opponent) != EvalCache::slot(b.player, b.opponent)
-        {
+        let index = PositionSlots::<i32, SLOTS>::index;
+        while index(other.player, other.opponent) != index(b.player, b.opponent) {
             other = Board::new(other.player.wrapping_add(1 << 20), other.opponent);
         }
         c.store(other.player, other.opponent, -5);

@@ -6,7 +6,7 @@
 //! ProbCut model and the book [`SearchValuer`].
 //!
 //! The modules, in dependency order (each uses only those before it): `limits`, `tt_memory`,
-//! `tt`, `end_cache`, `eval_cache`, `stability`, `probcut` (the model), `load`, `ordering` (every choice of
+//! `tt`, `position_slots`, `end_cache`, `eval_cache`, `stability`, `probcut` (the model), `load`, `ordering` (every choice of
 //! move order: the move picker, whose ordering searches the node search runs for it through
 //! `ordering::OrderingSearch`), `parallel::pool` (split points and the pool of threads, without
 //! the search), `context` (a thread's state), `last_moves` (the solvers of the last empties),
@@ -24,6 +24,7 @@ mod load;
 mod node;
 mod ordering;
 mod parallel;
+mod position_slots;
 mod probcut;
 mod root;
 mod score;
