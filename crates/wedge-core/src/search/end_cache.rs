@@ -82,6 +82,7 @@ impl EndCache {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::search::position_slots::same_slot;
 
     #[test]
     fn stores_merges_and_replaces() {
@@ -105,11 +106,7 @@ mod tests {
         // The colour-swapped position is another position.
         assert_eq!(c.probe(b.opponent, b.player), None);
         // A position in the same slot replaces it.
-        let mut other = b.pass();
-        let index = PositionSlots::<Entry, SLOTS>::index;
-        while index(other.player, other.opponent) != index(b.player, b.opponent) {
-            other = Board::new(other.player.wrapping_add(1 << 20), other.opponent);
-        }
+        let other = same_slot::<SLOTS>(b);
         c.store(other.player, other.opponent, 0, -2, MoveHint::NONE);
         assert_eq!(c.probe(b.player, b.opponent), None);
         assert_eq!(c.probe(other.player, other.opponent).unwrap().upper, -2);

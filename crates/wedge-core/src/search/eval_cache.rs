@@ -46,6 +46,7 @@ impl EvalCache {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::search::position_slots::same_slot;
 
     #[test]
     fn keeps_the_newest_evaluation_of_each_slot() {
@@ -57,11 +58,7 @@ mod tests {
         // The colour-swapped position is another position.
         assert_eq!(c.probe(b.opponent, b.player), None);
         // A position in the same slot replaces it.
-        let mut other = b.pass();
-        let index = PositionSlots::<i32, SLOTS>::index;
-        while index(other.player, other.opponent) != index(b.player, b.opponent) {
-            other = Board::new(other.player.wrapping_add(1 << 20), other.opponent);
-        }
+        let other = same_slot::<SLOTS>(b);
         c.store(other.player, other.opponent, -5);
         assert_eq!(c.probe(b.player, b.opponent), None);
         assert_eq!(c.probe(other.player, other.opponent), Some(-5));

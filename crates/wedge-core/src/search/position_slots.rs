@@ -62,3 +62,16 @@ impl<V, const N: usize> PositionSlots<V, N> {
         self.slots.get_mut(Self::index(player, opponent))
     }
 }
+
+/// A position other than `board` whose slot in a table of `N` is `board`'s (for the tables'
+/// tests of replacement).
+#[cfg(test)]
+pub(crate) fn same_slot<const N: usize>(board: crate::board::Board) -> crate::board::Board {
+    use crate::board::Board;
+    let index = PositionSlots::<(), N>::index;
+    let mut other = board.pass();
+    while index(other.player, other.opponent) != index(board.player, board.opponent) {
+        other = Board::new(other.player.wrapping_add(1 << 20), other.opponent);
+    }
+    other
+}
