@@ -5,8 +5,8 @@
 
 use super::position_slots::{PositionSlots, Slot};
 
-/// Slots (a power of two): 1,024 of 24 bytes, 24 KB.
-const SLOTS: usize = 1024;
+/// Slots (a power of two): 4,096 of 24 bytes, 96 KB.
+const SLOTS: usize = 4096;
 
 /// Direct-mapped: one slot per index, the newest evaluation replaces the older.
 #[derive(Default)]

@@ -158,19 +158,20 @@ impl<E: Evaluator> Context<'_, E> {
     }
 
     /// [`Context::pvs`] to depth 0 of a position whose legal and potential moves are known
-    /// (`moves`, `potential`), which its evaluation reuses.
+    /// (`moves`, `potential`), which its evaluation reuses; its evaluation state is built by
+    /// `state` only when needed.
     #[inline(always)]
-    pub(super) fn pvs_leaf(
+    pub(super) fn pvs_leaf<S: Borrow<E::State>>(
         &mut self,
         (player, opponent): (u64, u64),
-        state: &E::State,
+        state: impl FnOnce() -> S,
         (alpha, beta): (i32, i32),
         moves: u64,
         potential: u64,
     ) -> i32 {
         let n = (!(player | opponent)).count_ones();
         if n == 0 {
-            return self.pvs(player, opponent, state, alpha, beta, 0);
+            return self.pvs(player, opponent, state().borrow(), alpha, beta, 0);
         }
         if let BookAnswer::Value(v) = self.book_answer(player, opponent, 0, n) {
             return v;
@@ -180,7 +181,9 @@ impl<E: Evaluator> Context<'_, E> {
             return v;
         }
         let board = Board::new(player, opponent);
-        let v = self.eval.eighths_knowing(state, &board, moves, potential);
+        let v = self
+            .eval
+            .eighths_knowing(state().borrow(), &board, moves, potential);
         self.eval_cache.store(player, opponent, v);
         v
     }

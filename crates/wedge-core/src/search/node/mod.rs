@@ -457,15 +457,19 @@ impl<E: Evaluator> OrderingSearch<E> for Context<'_, E> {
         &mut self,
         child: (u64, u64),
         state: &E::State,
+        (sq, flips): (u8, u64),
         window: (i32, i32),
         depth: u32,
         moves: u64,
         potential: u64,
     ) -> i32 {
+        let eval = self.eval;
+        let child_state = || eval.play(state, sq as usize, flips);
         if depth == 0 {
-            self.pvs_leaf(child, state, window, moves, potential)
+            self.pvs_leaf(child, child_state, window, moves, potential)
         } else {
-            self.pvs(child.0, child.1, state, window.0, window.1, depth)
+            let (player, opponent) = child;
+            self.pvs(player, opponent, &child_state(), window.0, window.1, depth)
         }
     }
 }

@@ -127,13 +127,17 @@ pub trait OrderingSearch<E: Evaluator> {
     fn children_probe_table(&self, depth: u32) -> bool;
     /// Asks for the table buckets of the children of `board` by `children`.
     fn prefetch(&self, board: &Board, children: &[Candidate]);
-    /// The value of `child` (side to move first, evaluation state `state`) for its side to
-    /// move, searched `depth` plies within `window` (eighths); at depth 0 its evaluation, which
-    /// reuses its legal moves `moves` and potential moves `potential`.
+    /// The value of `child` (side to move first), reached by the move `(sq, flips)` from a
+    /// position of evaluation state `state`, for its side to move, searched `depth` plies
+    /// within `window` (eighths); at depth 0 its evaluation, which reuses its legal moves
+    /// `moves` and potential moves `potential` (and builds the child's evaluation state only
+    /// when the evaluation cache does not know it).
+    #[allow(clippy::too_many_arguments)]
     fn search_child(
         &mut self,
         child: (u64, u64),
         state: &E::State,
+        mv: (u8, u64),
         window: (i32, i32),
         depth: u32,
         moves: u64,
@@ -355,8 +359,8 @@ impl<const N: usize> MovePicker<N> {
             self.tt_move,
             weights,
             |c, child, moves, potential| {
-                let cs = search.eval().play(state, c.sq as usize, c.flips);
-                -search.search_child(child, &cs, child_window, sort_depth, moves, potential)
+                let mv = (c.sq, c.flips);
+                -search.search_child(child, state, mv, child_window, sort_depth, moves, potential)
             },
         );
     }
