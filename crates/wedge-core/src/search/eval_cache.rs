@@ -3,7 +3,7 @@
 //! search, or by the next iteration) costs one lookup. Its values belong to the evaluator of
 //! one search: every search starts with an empty one.
 
-use super::position_slots::{PositionSlots, Slot};
+use super::position_slots::PositionSlots;
 
 /// Slots (a power of two): 4,096 of 24 bytes, 96 KB.
 const SLOTS: usize = 4096;
@@ -32,13 +32,7 @@ impl EvalCache {
     /// Keeps `value`, the evaluation of the position.
     #[inline(always)]
     pub fn store(&mut self, player: u64, opponent: u64, value: i32) {
-        if let Some(s) = self.slots.slot_mut(player, opponent) {
-            *s = Slot {
-                player,
-                opponent,
-                value,
-            };
-        }
+        self.slots.put(player, opponent, value);
     }
 }
 

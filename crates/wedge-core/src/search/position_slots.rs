@@ -61,6 +61,18 @@ impl<V, const N: usize> PositionSlots<V, N> {
     pub fn slot_mut(&mut self, player: u64, opponent: u64) -> Option<&mut Slot<V>> {
         self.slots.get_mut(Self::index(player, opponent))
     }
+
+    /// Keeps `value` for the position in its slot, replacing what the slot held.
+    #[inline(always)]
+    pub fn put(&mut self, player: u64, opponent: u64, value: V) {
+        if let Some(s) = self.slot_mut(player, opponent) {
+            *s = Slot {
+                player,
+                opponent,
+                value,
+            };
+        }
+    }
 }
 
 /// A position other than `board` whose slot in a table of `N` is `board`'s (for the tables'
