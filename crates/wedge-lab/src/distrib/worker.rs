@@ -510,12 +510,13 @@ async fn handle(
         Ok(w) => w,
         Err(e) => {
             eprintln!(
-                "wedge worker {name}: refused message {seq} on {} ({} bytes): {e}; dropped",
+                "wedge worker {name}: refused message {seq} on {} ({} bytes): {e}",
                 message.subject,
                 message.payload.len()
             );
             let ended = Termination::now(delivered, name, format!("not a unit: {e}"));
             return Ok(if terminate(queue, message, name, &ended).await {
+                eprintln!("wedge worker {name}: message {seq} terminated");
                 Outcome::Refused
             } else {
                 Outcome::Released
