@@ -226,12 +226,7 @@ fn settled_status(
 ) -> Result<String, String> {
     let start = Instant::now();
     loop {
-        let out = wedge()
-            .args(["queue", "status", "--queue", url])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "queue status: {text}");
+        let text = run_ok(&["queue", "status", "--queue", url]);
         if settled(&text) {
             return Ok(text);
         }
